@@ -1,0 +1,220 @@
+// Package config loads mediateka's settings from config.json and the
+// environment into one typed tree, fills defaults and validates everything at
+// once, so a bad setting stops start-up with a list a person can act on.
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration tree. JSON names are the config.json keys;
+// environment overrides are MEDIATEKA_ + the key path in upper case with "__"
+// between levels (MEDIATEKA_CHAT__MAX_MESSAGE_CHARS). Fields tagged `json:"-"`
+// come from the environment only: they are secrets or switches that do not
+// belong in a file.
+type Config struct {
+	Host            string      `json:"host"`
+	Port            int         `json:"port"`
+	IndexPath       string      `json:"index_path"`
+	TgMiniApp       TgMiniApp   `json:"tg_mini_app"`
+	GoogleOAuth     GoogleOAuth `json:"google_oauth"`
+	Workers         int         `json:"workers"`
+	DataDir         string      `json:"data_dir"`
+	LogDir          string      `json:"log_dir"`
+	PluginConfigDir string      `json:"plugin_config_dir"`
+	TLSCert         string      `json:"tls_cert"`
+	TLSKey          string      `json:"tls_key"`
+	HTTP            HTTP        `json:"http"`
+	Log             Log         `json:"log"`
+	Auth            Auth        `json:"auth"`
+	AI              AI          `json:"ai"`
+	TorrentClient   Torrent     `json:"torrent_client"`
+	TTS             TTS         `json:"tts"`
+	Chat            Chat        `json:"chat"`
+	Control         Control     `json:"control"`
+
+	// Environment-only settings.
+	JWTSecret        string   `json:"-"`
+	UseSSL           bool     `json:"-"`
+	DisabledPlugins  []string `json:"-"`
+	TelegramBotToken string   `json:"-"`
+	AdminEmail       string   `json:"-"`
+	AdminPassword    string   `json:"-"`
+
+	// Dir is the folder of config.json; search_dirs.json is read from it.
+	Dir string `json:"-"`
+}
+
+// TgMiniApp describes the Telegram Mini App the bot's /start button opens.
+type TgMiniApp struct {
+	URL         string `json:"url"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// GoogleOAuth configures "Sign in with Google". The endpoint URLs default to
+// Google's and exist so tests (and self-hosted OIDC look-alikes) can point
+// elsewhere.
+type GoogleOAuth struct {
+	ClientID      string   `json:"client_id"`
+	ClientSecret  string   `json:"client_secret"`
+	RedirectURI   string   `json:"redirect_uri"`
+	AllowedEmails []string `json:"allowed_emails"`
+	AuthURL       string   `json:"auth_url"`
+	TokenURL      string   `json:"token_url"`
+	UserinfoURL   string   `json:"userinfo_url"`
+}
+
+// Enabled reports whether Google sign-in is configured.
+func (g GoogleOAuth) Enabled() bool { return g.ClientID != "" && g.ClientSecret != "" }
+
+// HTTP holds server limits.
+type HTTP struct {
+	BodyLimitBytes  int      `json:"body_limit_bytes"`
+	ShutdownTimeout Duration `json:"shutdown_timeout"`
+	ReadTimeout     Duration `json:"read_timeout"`
+}
+
+// Log configures the JSON log file and its rotation.
+type Log struct {
+	Level      string `json:"level"`
+	MaxSizeMB  int    `json:"max_size_mb"`
+	MaxBackups int    `json:"max_backups"`
+}
+
+// Auth configures tokens and login throttling.
+type Auth struct {
+	TokenTTL            Duration `json:"token_ttl"`
+	MaxFailedPerMinute  int      `json:"max_failed_logins_per_minute"`
+	OAuthStateTTL       Duration `json:"oauth_state_ttl"`
+	TelegramInitDataTTL Duration `json:"telegram_init_data_ttl"`
+	PasswordHashCost    int      `json:"bcrypt_cost"`
+}
+
+// AI selects the model behind the chat. Keys come from the key store, never
+// from this file.
+type AI struct {
+	Provider    string   `json:"provider"`
+	Model       string   `json:"model"`
+	BaseURL     string   `json:"base_url"`
+	Timeout     Duration `json:"timeout"`
+	KeyCooldown Duration `json:"key_cooldown"`
+}
+
+// Torrent points at the qBittorrent WebUI.
+type Torrent struct {
+	URL      string   `json:"url"`
+	Username string   `json:"username"`
+	Password string   `json:"password"`
+	Timeout  Duration `json:"timeout"`
+}
+
+// TTS configures speech synthesis.
+type TTS struct {
+	Engine        string `json:"engine"`
+	Voice         string `json:"voice"`
+	Format        string `json:"format"`
+	CacheDir      string `json:"cache_dir"`
+	OpenAIBaseURL string `json:"openai_base_url"`
+	OpenAIModel   string `json:"openai_model"`
+	GoogleBaseURL string `json:"google_base_url"`
+}
+
+// Chat bounds chat requests.
+type Chat struct {
+	MaxMessageChars int      `json:"max_message_chars"`
+	MaxHistory      int      `json:"max_history"`
+	Timeout         Duration `json:"timeout"`
+}
+
+// Control configures player/remote rooms.
+type Control struct {
+	AllowAnonymousRooms bool `json:"allow_anonymous_rooms"`
+}
+
+// Defaults returns the configuration used when config.json is absent. The
+// server runs with it as it is: SQLite in ./data, the offline assistant and
+// espeak-ng speech.
+func Defaults() Config {
+	return Config{
+		Host:    "0.0.0.0",
+		Port:    3000,
+		DataDir: "./data",
+		HTTP: HTTP{
+			BodyLimitBytes:  1 << 20,
+			ShutdownTimeout: Duration(10 * time.Second),
+			ReadTimeout:     Duration(30 * time.Second),
+		},
+		Log:  Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
+		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour), PasswordHashCost: 12},
+		AI:   AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
+		TorrentClient: Torrent{
+			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),
+		},
+		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
+		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},
+		Control: Control{AllowAnonymousRooms: true},
+		GoogleOAuth: GoogleOAuth{
+			AuthURL:     "https://accounts.google.com/o/oauth2/auth",
+			TokenURL:    "https://oauth2.googleapis.com/token",
+			UserinfoURL: "https://openidconnect.googleapis.com/v1/userinfo",
+		},
+	}
+}
+
+// Addr is the host:port the server listens on.
+func (c Config) Addr() string { return fmt.Sprintf("%s:%d", c.Host, c.Port) }
+
+// DBPath is the SQLite database file.
+func (c Config) DBPath() string { return filepath.Join(c.DataDir, "mediateka.db") }
+
+// SearchDirsPath is search_dirs.json beside config.json.
+func (c Config) SearchDirsPath() string { return filepath.Join(c.Dir, "search_dirs.json") }
+
+// PluginDisabled reports whether DISABLED_PLUGINS names the plugin
+// (case-insensitively).
+func (c Config) PluginDisabled(name string) bool {
+	for _, d := range c.DisabledPlugins {
+		if strings.EqualFold(strings.TrimSpace(d), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Duration is a time.Duration written as "90s" or "24h" in JSON and the
+// environment; a bare number means seconds.
+type Duration time.Duration
+
+// D returns the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// MarshalJSON writes the duration as a string such as "24h0m0s".
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON accepts "1h30m" strings and plain seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var n float64
+	if err := json.Unmarshal(b, &n); err == nil {
+		*d = Duration(n * float64(time.Second))
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a duration must be a string like \"30s\" or a number of seconds")
+	}
+	return d.parse(s)
+}
+
+func (d *Duration) parse(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration like \"30s\" or \"24h\"", s)
+	}
+	*d = Duration(v)
+	return nil
+}

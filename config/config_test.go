@@ -1,0 +1,113 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func envOf(m map[string]string) LookupEnv {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.json")
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+	return path
+}
+
+func TestAbsentFileGivesDefaults(t *testing.T) {
+	cfg, warnings, err := Load(filepath.Join(t.TempDir(), "nope.json"), envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, warnings)
+	assert.Equal(t, "0.0.0.0", cfg.Host)
+	assert.Equal(t, 3000, cfg.Port)
+	assert.Equal(t, "./data", cfg.DataDir)
+	assert.Equal(t, filepath.Join("data", "logs"), filepath.Clean(cfg.LogDir))
+	assert.Equal(t, 24*time.Hour, cfg.Auth.TokenTTL.D())
+	assert.Equal(t, 4000, cfg.Chat.MaxMessageChars)
+	assert.Equal(t, "offline", cfg.AI.Provider)
+	assert.Equal(t, "espeak", cfg.TTS.Engine)
+	assert.True(t, cfg.Control.AllowAnonymousRooms)
+	assert.Equal(t, 1<<20, cfg.HTTP.BodyLimitBytes)
+}
+
+func TestFileThenEnvironment(t *testing.T) {
+	path := writeConfig(t, `{"port": 4000, "chat": {"max_message_chars": 100}, "auth": {"token_ttl": "2h"},
+		"torrent_client": {"url": "http://qb:8080"}, "workers": 4, "mystery": 1, "chat2": {}}`)
+	cfg, warnings, err := Load(path, envOf(map[string]string{
+		"MEDIATEKA_PORT":                           "5000",
+		"MEDIATEKA_DATA_DIR":                       "/srv/mt",
+		"MEDIATEKA_TORRENT_CLIENT__URL":            "http://10.0.0.2:8080",
+		"MEDIATEKA_CHAT__MAX_MESSAGE_CHARS":        "200",
+		"MEDIATEKA_CONTROL__ALLOW_ANONYMOUS_ROOMS": "no",
+		"MEDIATEKA_GOOGLE_OAUTH__ALLOWED_EMAILS":   "a@x.org, b@x.org",
+		"JWT_SECRET":                               "s3cret",
+		"USE_SSL":                                  "on",
+		"DISABLED_PLUGINS":                         "Telegram, rag",
+		"ADMIN_EMAIL":                              "boss@example.org",
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, 5000, cfg.Port, "environment wins over the file")
+	assert.Equal(t, "/srv/mt", cfg.DataDir)
+	assert.Equal(t, "/srv/mt/logs", cfg.LogDir, "log dir follows the data dir")
+	assert.Equal(t, "http://10.0.0.2:8080", cfg.TorrentClient.URL)
+	assert.Equal(t, 200, cfg.Chat.MaxMessageChars)
+	assert.Equal(t, 2*time.Hour, cfg.Auth.TokenTTL.D(), "file value kept when no env override")
+	assert.False(t, cfg.Control.AllowAnonymousRooms)
+	assert.Equal(t, []string{"a@x.org", "b@x.org"}, cfg.GoogleOAuth.AllowedEmails)
+	assert.Equal(t, "s3cret", cfg.JWTSecret)
+	assert.True(t, cfg.UseSSL)
+	assert.True(t, cfg.PluginDisabled("telegram"))
+	assert.True(t, cfg.PluginDisabled("RAG"))
+	assert.False(t, cfg.PluginDisabled("torrents"))
+	assert.Equal(t, "boss@example.org", cfg.AdminEmail)
+	assert.Contains(t, warnings, `unknown key "mystery" in config.json is ignored`)
+	assert.Contains(t, warnings, `unknown key "chat2" in config.json is ignored`)
+	assert.Len(t, warnings, 3, "workers is warned about too")
+}
+
+func TestValidationListsEveryProblem(t *testing.T) {
+	path := writeConfig(t, `{"port": 70000, "tls_cert": "/no/such/cert.pem", "tls_key": "/no/such/key.pem",
+		"ai": {"provider": "skynet"}, "google_oauth": {"redirect_uri": "http://x/oauth/cb"}}`)
+	_, _, err := Load(path, envOf(map[string]string{"MEDIATEKA_CHAT__MAX_MESSAGE_CHARS": "lots", "USE_SSL": "maybe"}))
+	var inv *InvalidError
+	require.ErrorAs(t, err, &inv)
+	joined := inv.Error()
+	for _, want := range []string{"port 70000", "tls_cert: cannot read /no/such/cert.pem", "tls_key: cannot read",
+		`ai.provider "skynet"`, "redirect_uri", "MEDIATEKA_CHAT__MAX_MESSAGE_CHARS", "USE_SSL"} {
+		assert.Contains(t, joined, want)
+	}
+	assert.GreaterOrEqual(t, len(inv.Problems), 7)
+}
+
+func TestMalformedJSONReportsLineAndColumn(t *testing.T) {
+	path := writeConfig(t, "{\n  \"port\": 3000,\n  \"host\": \"x\",,\n}")
+	_, _, err := Load(path, envOf(nil))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 3, column 15")
+}
+
+func TestWrongTypeNamesTheKey(t *testing.T) {
+	path := writeConfig(t, "{\"chat\": {\"max_message_chars\": \"many\"}}")
+	_, _, err := Load(path, envOf(nil))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"chat.max_message_chars"`)
+	assert.Contains(t, err.Error(), "line 1")
+}
+
+func TestDurationForms(t *testing.T) {
+	path := writeConfig(t, `{"http": {"shutdown_timeout": 5}, "ai": {"timeout": "90s"}}`)
+	cfg, _, err := Load(path, envOf(map[string]string{"MEDIATEKA_AUTH__TOKEN_TTL": "15m"}))
+	require.NoError(t, err)
+	assert.Equal(t, 5*time.Second, cfg.HTTP.ShutdownTimeout.D())
+	assert.Equal(t, 90*time.Second, cfg.AI.Timeout.D())
+	assert.Equal(t, 15*time.Minute, cfg.Auth.TokenTTL.D())
+	_, _, err = Load(path, envOf(map[string]string{"MEDIATEKA_AUTH__TOKEN_TTL": "-1h"}))
+	assert.ErrorContains(t, err, "auth.token_ttl must be a positive duration")
+}

@@ -1,0 +1,123 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+)
+
+// validate returns every problem of the loaded configuration.
+func (c Config) validate() []string {
+	var p []string
+	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+
+	if strings.TrimSpace(c.Host) == "" {
+		add("host must not be empty")
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		add("port %d is out of range 1..65535", c.Port)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		add("data_dir must not be empty")
+	}
+	if c.IndexPath != "" {
+		if err := readable(c.IndexPath); err != nil {
+			add("index_path: %v", err)
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		add("tls_cert and tls_key must be set together")
+	}
+	for _, f := range []struct{ key, path string }{{"tls_cert", c.TLSCert}, {"tls_key", c.TLSKey}} {
+		if f.path != "" {
+			if err := readable(f.path); err != nil {
+				add("%s: %v", f.key, err)
+			}
+		}
+	}
+	p = append(p, c.validateSections()...)
+	return p
+}
+
+func (c Config) validateSections() []string {
+	var p []string
+	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+	positive := map[string]Duration{
+		"http.shutdown_timeout": c.HTTP.ShutdownTimeout, "http.read_timeout": c.HTTP.ReadTimeout,
+		"auth.token_ttl": c.Auth.TokenTTL, "auth.oauth_state_ttl": c.Auth.OAuthStateTTL,
+		"auth.telegram_init_data_ttl": c.Auth.TelegramInitDataTTL, "ai.timeout": c.AI.Timeout,
+		"ai.key_cooldown": c.AI.KeyCooldown, "torrent_client.timeout": c.TorrentClient.Timeout,
+		"chat.timeout": c.Chat.Timeout,
+	}
+	keys := make([]string, 0, len(positive))
+	for k := range positive {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if positive[k] <= 0 {
+			add("%s must be a positive duration", k)
+		}
+	}
+	if c.HTTP.BodyLimitBytes < 1024 {
+		add("http.body_limit_bytes must be at least 1024")
+	}
+	if c.Auth.MaxFailedPerMinute < 1 {
+		add("auth.max_failed_logins_per_minute must be at least 1")
+	}
+	if c.Auth.PasswordHashCost < 10 || c.Auth.PasswordHashCost > 16 {
+		add("auth.bcrypt_cost must be between 10 and 16")
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
+		add("log.level %q must be debug, info, warn or error", c.Log.Level)
+	}
+	if c.Log.MaxSizeMB < 1 || c.Log.MaxBackups < 0 {
+		add("log.max_size_mb must be at least 1 and log.max_backups not negative")
+	}
+	if !slices.Contains([]string{"", "offline", "gemini", "openai"}, c.AI.Provider) {
+		add("ai.provider %q must be offline, gemini or openai", c.AI.Provider)
+	}
+	if !slices.Contains([]string{"espeak", "google", "openai"}, c.TTS.Engine) {
+		add("tts.engine %q must be espeak, google or openai", c.TTS.Engine)
+	}
+	if !slices.Contains([]string{"", "mp3", "wav", "ogg"}, c.TTS.Format) {
+		add("tts.format %q must be mp3, wav or ogg", c.TTS.Format)
+	}
+	if c.Chat.MaxMessageChars < 1 || c.Chat.MaxHistory < 0 {
+		add("chat.max_message_chars must be at least 1 and chat.max_history not negative")
+	}
+	for _, f := range [][2]string{{"ai.base_url", c.AI.BaseURL}, {"torrent_client.url", c.TorrentClient.URL},
+		{"google_oauth.auth_url", c.GoogleOAuth.AuthURL}, {"google_oauth.token_url", c.GoogleOAuth.TokenURL},
+		{"google_oauth.userinfo_url", c.GoogleOAuth.UserinfoURL}} {
+		if f[1] != "" && !isHTTPURL(f[1]) {
+			add("%s %q must be an http(s) URL", f[0], f[1])
+		}
+	}
+	if r := c.GoogleOAuth.RedirectURI; r != "" && (!isHTTPURL(r) || !strings.HasSuffix(mustPath(r), "/auth/google/callback")) {
+		add("google_oauth.redirect_uri %q must be an http(s) URL whose path ends with /auth/google/callback", r)
+	}
+	return p
+}
+
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot read %s", path)
+	}
+	return f.Close()
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func mustPath(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Path
+}
