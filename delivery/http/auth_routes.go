@@ -1,0 +1,102 @@
+package http
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"mediateka/domain"
+	"mediateka/usecase/auth"
+)
+
+// userDTO is the user object of the login answer.
+type userDTO struct {
+	ID      int64  `json:"id"`
+	Email   string `json:"email"`
+	Name    string `json:"name"`
+	Role    string `json:"role"`
+	IsAdmin bool   `json:"is_admin"`
+}
+
+// meDTO is the answer of GET /api/auth/me.
+type meDTO struct {
+	userDTO
+	Picture   string    `json:"picture"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func toUserDTO(u domain.User) userDTO {
+	return userDTO{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.EffectiveRole(), IsAdmin: u.Admin()}
+}
+
+type loginResponse struct {
+	AccessToken string  `json:"access_token"`
+	TokenType   string  `json:"token_type"`
+	ExpiresIn   int64   `json:"expires_in"`
+	User        userDTO `json:"user"`
+}
+
+func toLoginResponse(l auth.Login) loginResponse {
+	return loginResponse{AccessToken: l.Token, TokenType: "bearer", ExpiresIn: int64(l.ExpiresIn.Seconds()), User: toUserDTO(l.User)}
+}
+
+const oauthStateCookie = "mediateka_oauth_state"
+
+func (s *Server) mountAuth(r fiber.Router) {
+	r.Post("/login", s.login)
+	r.Get("/me", s.userAuth, s.me)
+	r.Get("/google", s.googleBegin)
+	r.Get("/google/callback", s.googleCallback)
+}
+
+func (s *Server) login(c *fiber.Ctx) error {
+	var req struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := parseJSON(c, &req); err != nil {
+		return err
+	}
+	l, err := s.deps.Auth.Login(c.UserContext(), req.Email, req.Password, c.IP())
+	if err != nil {
+		return err
+	}
+	return c.JSON(toLoginResponse(l))
+}
+
+func (s *Server) me(c *fiber.Ctx) error {
+	u, _ := CurrentUser(c)
+	return c.JSON(meDTO{userDTO: toUserDTO(u), Picture: u.Picture, CreatedAt: u.CreatedAt.UTC()})
+}
+
+// googleBegin redirects to the provider and binds the single-use state to
+// this browser with a short-lived cookie.
+func (s *Server) googleBegin(c *fiber.Ctx) error {
+	if s.deps.Google == nil || !s.deps.Google.Enabled() {
+		return auth.ErrOAuthDisabled
+	}
+	redirect, state, err := s.deps.Google.Begin()
+	if err != nil {
+		return err
+	}
+	c.Cookie(&fiber.Cookie{Name: oauthStateCookie, Value: state, Path: "/api/auth/google",
+		MaxAge: int(s.deps.Google.StateTTL().Seconds()), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+		Secure: c.Protocol() == "https"})
+	return c.Redirect(redirect, fiber.StatusFound)
+}
+
+// googleCallback finishes the sign-in and hands the token to the home page in
+// the URL fragment, which never reaches a server log.
+func (s *Server) googleCallback(c *fiber.Ctx) error {
+	if s.deps.Google == nil || !s.deps.Google.Enabled() {
+		return auth.ErrOAuthDisabled
+	}
+	cookie := c.Cookies(oauthStateCookie)
+	c.ClearCookie(oauthStateCookie)
+	l, err := s.deps.Google.Complete(c.UserContext(), c.Query("code"), c.Query("state"), cookie, c.IP())
+	if err != nil {
+		return err
+	}
+	return c.Redirect("/#token="+url.QueryEscape(l.Token), fiber.StatusFound)
+}

@@ -1,0 +1,105 @@
+// Package http is mediateka's Fiber delivery: routes, middleware, DTOs and
+// the one error handler. Handlers parse and validate a request, make one
+// use-case call and shape the answer; they hold no business rules.
+package http
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"mediateka/usecase/auth"
+)
+
+// Authenticator is what the auth routes need from the auth use case.
+type Authenticator interface {
+	SubjectLoader
+	Login(ctx context.Context, email, password, remote string) (auth.Login, error)
+}
+
+// GoogleSignIn is the Google OAuth flow.
+type GoogleSignIn interface {
+	Enabled() bool
+	StateTTL() time.Duration
+	Begin() (redirect, state string, err error)
+	Complete(ctx context.Context, code, state, cookieState, remote string) (auth.Login, error)
+}
+
+// Deps are the use cases the routes call. A nil optional dependency leaves
+// its routes answering 404, never a fake 200.
+type Deps struct {
+	Auth   Authenticator
+	Google GoogleSignIn
+}
+
+// Options configure the server.
+type Options struct {
+	Version     string
+	JWTSecret   []byte
+	BodyLimit   int
+	ReadTimeout time.Duration
+	IndexPath   string
+	Logger      *slog.Logger
+	// Shutdown is cancelled when the server starts shutting down, so
+	// long-lived streams (SSE, WebSocket) end instead of holding it open.
+	Shutdown context.Context
+}
+
+// Server is the HTTP delivery.
+type Server struct {
+	app       *fiber.App
+	deps      Deps
+	opt       Options
+	log       *slog.Logger
+	userAuth  fiber.Handler // bearer header only
+	queryAuth fiber.Handler // bearer header or ?token=
+}
+
+// New builds the Fiber app with its middleware and every route.
+func New(deps Deps, opt Options) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Shutdown == nil {
+		opt.Shutdown = context.Background()
+	}
+	s := &Server{deps: deps, opt: opt, log: opt.Logger}
+	s.app = fiber.New(fiber.Config{
+		AppName:               "mediateka",
+		BodyLimit:             opt.BodyLimit,
+		ReadTimeout:           opt.ReadTimeout,
+		ErrorHandler:          errorHandler(opt.Logger),
+		DisableStartupMessage: true,
+		StreamRequestBody:     false,
+	})
+	s.app.Use(requestID(), accessLog(opt.Logger), recoverer(opt.Logger))
+	s.userAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, false)
+	s.queryAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, true)
+	s.routes()
+	return s
+}
+
+// App exposes the Fiber app for listening and for app.Test in tests.
+func (s *Server) App() *fiber.App { return s.app }
+
+// Router exposes the root router so tests can mount extra routes (a
+// panicking route, a slow one) on a fully configured server.
+func (s *Server) Router() fiber.Router { return s.app }
+
+// RequireUser is the bearer-token middleware, for routes added from outside.
+func (s *Server) RequireUser() fiber.Handler { return s.userAuth }
+
+// RequireAdmin checks the admin role after RequireUser.
+func (s *Server) RequireAdmin() fiber.Handler { return requireAdmin }
+
+func (s *Server) routes() {
+	s.app.Get("/healthz", s.healthz)
+	s.mountAuth(s.app.Group("/api/auth"))
+	s.mountPages()
+}
+
+func (s *Server) healthz(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok", "version": s.opt.Version})
+}

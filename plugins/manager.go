@@ -1,0 +1,218 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"mediateka/domain"
+)
+
+// Status is what the admin API shows of one plugin.
+type Status struct {
+	Name        string
+	Description string
+	Order       int
+	Enabled     bool
+	Loaded      bool
+	Running     bool
+	LastError   string
+}
+
+// Options configure the manager.
+type Options struct {
+	// Disabled reports whether DISABLED_PLUGINS names a plugin.
+	Disabled func(name string) bool
+	// ConfigDir holds <name>/config.json for each plugin.
+	ConfigDir string
+	Logger    *slog.Logger
+}
+
+type slot struct {
+	st     Status
+	plugin domain.Plugin
+}
+
+// Manager loads the registered plugins, runs their lifecycle (setup → start;
+// stop → teardown) and offers messages to them in order.
+type Manager struct {
+	mu    sync.RWMutex
+	slots []*slot
+	opt   Options
+	log   *slog.Logger
+}
+
+// NewManager builds the plugins of entries with deps. Nothing runs until Load.
+func NewManager(entries []Entry, deps Deps, opt Options) *Manager {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Disabled == nil {
+		opt.Disabled = func(string) bool { return false }
+	}
+	if deps.Logger == nil {
+		deps.Logger = opt.Logger
+	}
+	m := &Manager{opt: opt, log: opt.Logger}
+	for i, e := range sortEntries(entries) {
+		p := e.Factory(deps)
+		m.slots = append(m.slots, &slot{plugin: p, st: Status{Name: e.Name, Description: p.Description(), Order: i + 1, Enabled: true}})
+	}
+	return m
+}
+
+// Load configures and sets up every plugin not disabled by DISABLED_PLUGINS.
+// A plugin whose config is invalid, or whose Setup says no, stays unloaded
+// with the reason in LastError; the server starts all the same.
+func (m *Manager) Load(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.slots {
+		if m.opt.Disabled(s.st.Name) {
+			s.st.Enabled, s.st.LastError = false, "disabled by DISABLED_PLUGINS"
+			continue
+		}
+		if err := m.setup(ctx, s); err != nil {
+			s.st.LastError = err.Error()
+			m.log.Warn("plugin not loaded", "plugin", s.st.Name, "reason", err.Error())
+			continue
+		}
+		s.st.Loaded, s.st.LastError = true, ""
+	}
+}
+
+func (m *Manager) setup(ctx context.Context, s *slot) error {
+	raw, err := m.readConfig(s.st.Name)
+	if err != nil {
+		return err
+	}
+	if c, ok := s.plugin.(domain.ConfigurablePlugin); ok {
+		if err := c.Configure(raw); err != nil {
+			return fmt.Errorf("invalid config: %w", err)
+		}
+	}
+	ok, err := s.plugin.Setup(ctx)
+	if err != nil {
+		return fmt.Errorf("setup failed: %w", err)
+	}
+	if !ok {
+		return errors.New("setup declined to load the plugin")
+	}
+	return nil
+}
+
+// readConfig returns <ConfigDir>/<name>/config.json, "{}" when absent, and an
+// error when it is not a JSON object.
+func (m *Manager) readConfig(name string) (json.RawMessage, error) {
+	if m.opt.ConfigDir == "" {
+		return json.RawMessage("{}"), nil
+	}
+	path := filepath.Join(m.opt.ConfigDir, name, "config.json")
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return json.RawMessage("{}"), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read config.json: %w", err)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("config.json is not a JSON object: %w", err)
+	}
+	return raw, nil
+}
+
+// Start starts every loaded, enabled plugin in order.
+func (m *Manager) Start(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.slots {
+		if s.st.Loaded && s.st.Enabled && !s.st.Running {
+			m.start(ctx, s)
+		}
+	}
+}
+
+func (m *Manager) start(ctx context.Context, s *slot) {
+	if err := s.plugin.Start(ctx); err != nil {
+		s.st.LastError = "start failed: " + err.Error()
+		m.log.Warn("plugin did not start", "plugin", s.st.Name, "err", err.Error())
+		return
+	}
+	s.st.Running = true
+}
+
+// Shutdown stops the running plugins and tears down the loaded ones, in
+// reverse order, so later plugins that may use earlier ones go first.
+func (m *Manager) Shutdown(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.slots) - 1; i >= 0; i-- {
+		s := m.slots[i]
+		if s.st.Running {
+			if err := s.plugin.Stop(ctx); err != nil {
+				m.log.Warn("plugin stop failed", "plugin", s.st.Name, "err", err.Error())
+			}
+			s.st.Running = false
+		}
+		if s.st.Loaded {
+			if err := s.plugin.Teardown(ctx); err != nil {
+				m.log.Warn("plugin teardown failed", "plugin", s.st.Name, "err", err.Error())
+			}
+			s.st.Loaded = false
+		}
+	}
+}
+
+// Handle offers message to each loaded, enabled plugin in order and returns
+// the first non-empty answer with the plugin's name; ("", "") means no plugin
+// handled it. A plugin's error is logged and the next plugin is asked, so one
+// broken plugin never breaks the chat.
+func (m *Manager) Handle(ctx context.Context, message string) (answer, plugin string) {
+	m.mu.RLock()
+	active := make([]*slot, 0, len(m.slots))
+	for _, s := range m.slots {
+		if s.st.Loaded && s.st.Enabled {
+			active = append(active, s)
+		}
+	}
+	m.mu.RUnlock()
+	for _, s := range active {
+		out, err := s.plugin.Handle(ctx, message)
+		if err != nil {
+			m.log.WarnContext(ctx, "plugin failed on a message", "plugin", s.st.Name, "err", err.Error())
+			continue
+		}
+		if out != "" {
+			return out, s.st.Name
+		}
+	}
+	return "", ""
+}
+
+// List returns the status of every registered plugin in order.
+func (m *Manager) List() []Status {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]Status, len(m.slots))
+	for i, s := range m.slots {
+		out[i] = s.st
+	}
+	return out
+}
+
+// Get returns one plugin's status; NotFound for an unknown name.
+func (m *Manager) Get(name string) (Status, error) {
+	for _, st := range m.List() {
+		if st.Name == name {
+			return st, nil
+		}
+	}
+	return Status{}, domain.ErrNotFound("plugin " + name)
+}

@@ -1,0 +1,194 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"mediateka/domain"
+)
+
+// GoogleConfig configures Google sign-in. The endpoint URLs default to
+// Google's in config and point at a local fake provider in tests.
+type GoogleConfig struct {
+	ClientID      string
+	ClientSecret  string
+	RedirectURI   string
+	AuthURL       string
+	TokenURL      string
+	UserinfoURL   string
+	AllowedEmails []string
+	StateTTL      time.Duration
+	HTTPClient    *http.Client
+}
+
+// Google runs the OAuth authorization-code flow. States are kept in memory,
+// bound to the browser by a cookie and usable once.
+type Google struct {
+	auth   *Service
+	users  UserStore
+	cfg    GoogleConfig
+	oauth  oauth2.Config
+	mu     sync.Mutex
+	states map[string]time.Time
+}
+
+// Errors of the Google flow.
+var (
+	ErrBadState         = domain.NewError(domain.KindInvalid, "invalid_state", "the sign-in link is invalid or was already used; start again")
+	ErrEmailNotVerified = domain.NewError(domain.KindForbidden, "email_not_verified", "Google has not verified this e-mail address")
+	ErrNotAllowed       = domain.NewError(domain.KindForbidden, "not_allowed", "this Google account has no access to this server")
+	ErrOAuthDisabled    = domain.NewError(domain.KindNotFound, "oauth_disabled", "Google sign-in is not configured")
+)
+
+// NewGoogle builds the flow; s issues the tokens and records the logins.
+func NewGoogle(s *Service, users UserStore, cfg GoogleConfig) *Google {
+	if cfg.StateTTL <= 0 {
+		cfg.StateTTL = 10 * time.Minute
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 15 * time.Second}
+	}
+	return &Google{auth: s, users: users, cfg: cfg, states: map[string]time.Time{},
+		oauth: oauth2.Config{
+			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, RedirectURL: cfg.RedirectURI,
+			Endpoint: oauth2.Endpoint{AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL},
+			Scopes:   []string{"openid", "email", "profile"},
+		}}
+}
+
+// Enabled reports whether client id and secret are configured.
+func (g *Google) Enabled() bool { return g != nil && g.cfg.ClientID != "" && g.cfg.ClientSecret != "" }
+
+// StateTTL is how long a started sign-in stays valid (the cookie's lifetime).
+func (g *Google) StateTTL() time.Duration { return g.cfg.StateTTL }
+
+// Begin starts a sign-in: the provider URL to redirect to and the state the
+// caller binds to the browser with a cookie.
+func (g *Google) Begin() (redirect, state string, err error) {
+	if !g.Enabled() {
+		return "", "", ErrOAuthDisabled
+	}
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("oauth state: %w", err)
+	}
+	state = hex.EncodeToString(b)
+	now := g.auth.opt.Now()
+	g.mu.Lock()
+	for s, exp := range g.states {
+		if now.After(exp) {
+			delete(g.states, s)
+		}
+	}
+	g.states[state] = now.Add(g.cfg.StateTTL)
+	g.mu.Unlock()
+	return g.oauth.AuthCodeURL(state, oauth2.AccessTypeOnline), state, nil
+}
+
+// takeState consumes a state: true only the first time, before expiry, and
+// when the browser's cookie carries the same value.
+func (g *Google) takeState(state, cookie string) bool {
+	if state == "" || state != cookie {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	exp, ok := g.states[state]
+	delete(g.states, state)
+	return ok && !g.auth.opt.Now().After(exp)
+}
+
+// googleUser is the part of the OpenID userinfo answer mediateka reads.
+type googleUser struct {
+	Email         string `json:"email"`
+	EmailVerified bool   `json:"email_verified"`
+	Name          string `json:"name"`
+	Picture       string `json:"picture"`
+}
+
+// Complete finishes a sign-in: checks the state, exchanges the code, reads
+// the verified e-mail and signs in the matching user, creating one only when
+// the e-mail is in allowed_emails.
+func (g *Google) Complete(ctx context.Context, code, state, cookieState, remote string) (Login, error) {
+	if !g.Enabled() {
+		return Login{}, ErrOAuthDisabled
+	}
+	if !g.takeState(state, cookieState) {
+		return Login{}, ErrBadState
+	}
+	if code == "" {
+		return Login{}, domain.ErrInvalid("the provider sent no code", map[string]string{"code": "must not be empty"})
+	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, g.cfg.HTTPClient)
+	tok, err := g.oauth.Exchange(ctx, code)
+	if err != nil {
+		return Login{}, domain.ErrUnavailable("oauth_failed", "Google did not accept the sign-in", err)
+	}
+	info, err := g.userinfo(ctx, tok)
+	if err != nil {
+		return Login{}, err
+	}
+	if !info.EmailVerified || info.Email == "" {
+		return Login{}, ErrEmailNotVerified
+	}
+	u, err := g.findOrCreate(ctx, info)
+	if err != nil {
+		return Login{}, err
+	}
+	return g.auth.signIn(ctx, u, "google", remote)
+}
+
+func (g *Google) userinfo(ctx context.Context, tok *oauth2.Token) (googleUser, error) {
+	resp, err := g.oauth.Client(ctx, tok).Get(g.cfg.UserinfoURL)
+	if err != nil {
+		return googleUser{}, domain.ErrUnavailable("oauth_failed", "could not read the Google profile", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return googleUser{}, domain.ErrUnavailable("oauth_failed", "could not read the Google profile",
+			fmt.Errorf("userinfo answered %d", resp.StatusCode))
+	}
+	var info googleUser
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&info); err != nil {
+		return googleUser{}, domain.ErrUnavailable("oauth_failed", "could not read the Google profile", err)
+	}
+	return info, nil
+}
+
+func (g *Google) findOrCreate(ctx context.Context, info googleUser) (domain.User, error) {
+	u, err := g.users.ByEmail(ctx, info.Email)
+	if err == nil {
+		if u.Picture == "" && info.Picture != "" {
+			u.Picture = info.Picture
+			return g.users.Update(ctx, u)
+		}
+		return u, nil
+	}
+	if !domain.IsKind(err, domain.KindNotFound) {
+		return domain.User{}, err
+	}
+	allowed := slices.ContainsFunc(g.cfg.AllowedEmails, func(a string) bool { return strings.EqualFold(a, info.Email) })
+	if !allowed {
+		return domain.User{}, ErrNotAllowed
+	}
+	created, err := g.auth.CreateUser(ctx, NewUser{Email: info.Email, Name: info.Name})
+	if err != nil {
+		return domain.User{}, err
+	}
+	if info.Picture != "" {
+		created.Picture = info.Picture
+		return g.users.Update(ctx, created)
+	}
+	return created, nil
+}
