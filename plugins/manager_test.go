@@ -48,7 +48,10 @@ func (p *testPlugin) Handle(_ context.Context, msg string) (string, error) {
 	}
 	return "", nil
 }
-func (p *testPlugin) Setup(context.Context) (bool, error) { p.rec.add("setup:" + p.name); return p.setupOK, nil }
+func (p *testPlugin) Setup(context.Context) (bool, error) {
+	p.rec.add("setup:" + p.name)
+	return p.setupOK, nil
+}
 func (p *testPlugin) Start(context.Context) error         { p.rec.add("start:" + p.name); return nil }
 func (p *testPlugin) Stop(context.Context) error          { p.rec.add("stop:" + p.name); return nil }
 func (p *testPlugin) Teardown(context.Context) error      { p.rec.add("teardown:" + p.name); return nil }
