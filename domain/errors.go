@@ -49,6 +49,16 @@ func (e *Error) Error() string {
 // Unwrap exposes the cause to errors.Is / errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Is reports whether target is a typed error with the same Kind and Code.
+// Wrap returns a copy, so pointer identity would make
+// errors.Is(err, ErrRateLimited) fail for every wrapped sentinel; comparing
+// the stable code keeps errors.Is working for copies and for errors built
+// afresh with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind && t.Code == e.Code
+}
+
 // NewError builds a typed error.
 func NewError(kind Kind, code, message string) *Error {
 	return &Error{Kind: kind, Code: code, Message: message}
@@ -88,6 +98,17 @@ var (
 	ErrForbidden          = NewError(KindForbidden, "forbidden", "you do not have the rights for this")
 	ErrInvalidCredentials = NewError(KindUnauthorized, "invalid_credentials", "wrong e-mail or password")
 	ErrTooManyAttempts    = NewError(KindTooMany, "too_many_attempts", "too many failed logins, try again in a minute")
+)
+
+// Errors of the AI model providers. They are all KindUnavailable (503 to
+// clients) but carry distinct codes, because the key store reacts
+// differently: a rate-limited key is marked exhausted and the call retried
+// with the next key, a rejected key needs a person, and anything else means
+// the provider itself cannot be reached.
+var (
+	ErrRateLimited   = NewError(KindUnavailable, "rate_limited", "the AI provider's rate limit or quota for this key is used up")
+	ErrKeyRejected   = NewError(KindUnavailable, "key_rejected", "the AI provider rejected the API key")
+	ErrAIUnavailable = NewError(KindUnavailable, "ai_unavailable", "the AI model is unreachable")
 )
 
 // KindOf reports the kind of err: the Kind of a wrapped *Error, or
