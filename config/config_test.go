@@ -111,3 +111,11 @@ func TestDurationForms(t *testing.T) {
 	_, _, err = Load(path, envOf(map[string]string{"MEDIATEKA_AUTH__TOKEN_TTL": "-1h"}))
 	assert.ErrorContains(t, err, "auth.token_ttl must be a positive duration")
 }
+
+func TestExampleConfigIsValid(t *testing.T) {
+	cfg, warnings, err := Load(filepath.Join("..", "config.example.json"), envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, warnings, "every key of the example is a real key")
+	assert.Equal(t, 3000, cfg.Port)
+	assert.Equal(t, "Медиатека", cfg.TgMiniApp.Name)
+}

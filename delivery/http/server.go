@@ -91,6 +91,10 @@ func (s *Server) Router() fiber.Router { return s.app }
 // RequireUser is the bearer-token middleware, for routes added from outside.
 func (s *Server) RequireUser() fiber.Handler { return s.userAuth }
 
+// RequireUserOrQuery is RequireUser that also accepts ?token= (for routes a
+// browser opens without headers).
+func (s *Server) RequireUserOrQuery() fiber.Handler { return s.queryAuth }
+
 // RequireAdmin checks the admin role after RequireUser.
 func (s *Server) RequireAdmin() fiber.Handler { return requireAdmin }
 

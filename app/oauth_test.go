@@ -1,0 +1,181 @@
+package app
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeGoogle speaks the OAuth 2.0 token endpoint and OpenID userinfo
+// endpoint the way Google does, for the codes the test hands out.
+type fakeGoogle struct {
+	*httptest.Server
+	mu       sync.Mutex
+	profiles map[string]map[string]any // code → userinfo
+	tokens   map[string]string         // access token → code
+}
+
+func newFakeGoogle(t *testing.T) *fakeGoogle {
+	f := &fakeGoogle{profiles: map[string]map[string]any{}, tokens: map[string]string{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, r.ParseForm())
+		id, secret, ok := r.BasicAuth()
+		if !ok {
+			id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+		}
+		code := r.PostForm.Get("code")
+		f.mu.Lock()
+		_, known := f.profiles[code]
+		f.mu.Unlock()
+		if id != "client-1" || secret != "google-client-secret-xyz" || r.PostForm.Get("grant_type") != "authorization_code" || !known {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"error": "invalid_grant", "error_description": "Bad Request"}`))
+			return
+		}
+		f.mu.Lock()
+		f.tokens["at-"+code] = code
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "at-" + code, "token_type": "Bearer", "expires_in": 3599, "scope": "openid email profile"})
+	})
+	mux.HandleFunc("GET /userinfo", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		code, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		profile := f.profiles[code]
+		f.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(profile)
+	})
+	f.Server = httptest.NewServer(mux)
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeGoogle) issue(code, email string, verified bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.profiles[code] = map[string]any{"sub": "1" + code, "email": email, "email_verified": verified, "name": "Anna K", "picture": "https://pics/a.png"}
+}
+
+func newOAuthApp(t *testing.T) (*testApp, *fakeGoogle) {
+	f := newFakeGoogle(t)
+	ta := newTestApp(t, map[string]string{
+		"MEDIATEKA_GOOGLE_OAUTH__CLIENT_ID":      "client-1",
+		"MEDIATEKA_GOOGLE_OAUTH__CLIENT_SECRET":  "google-client-secret-xyz",
+		"MEDIATEKA_GOOGLE_OAUTH__REDIRECT_URI":   "http://localhost:3000/api/auth/google/callback",
+		"MEDIATEKA_GOOGLE_OAUTH__AUTH_URL":       f.URL + "/auth",
+		"MEDIATEKA_GOOGLE_OAUTH__TOKEN_URL":      f.URL + "/token",
+		"MEDIATEKA_GOOGLE_OAUTH__USERINFO_URL":   f.URL + "/userinfo",
+		"MEDIATEKA_GOOGLE_OAUTH__ALLOWED_EMAILS": "anna@example.org",
+	})
+	return ta, f
+}
+
+// begin starts a sign-in and returns the state and the cookie.
+func begin(t *testing.T, ta *testApp, fakeURL string) (string, *http.Cookie) {
+	resp, err := ta.HTTP().App().Test(httpGet("/api/auth/google"))
+	require.NoError(t, err)
+	require.Equal(t, 302, resp.StatusCode)
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	require.NoError(t, err)
+	assert.Equal(t, fakeURL+"/auth", loc.Scheme+"://"+loc.Host+loc.Path)
+	assert.Equal(t, "client-1", loc.Query().Get("client_id"))
+	assert.Equal(t, "http://localhost:3000/api/auth/google/callback", loc.Query().Get("redirect_uri"))
+	assert.Contains(t, loc.Query().Get("scope"), "email")
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == "mediateka_oauth_state" {
+			cookie = c
+		}
+	}
+	require.NotNil(t, cookie)
+	assert.True(t, cookie.HttpOnly)
+	assert.Equal(t, loc.Query().Get("state"), cookie.Value)
+	return cookie.Value, cookie
+}
+
+func callback(t *testing.T, ta *testApp, code, state string, cookie *http.Cookie) (*http.Response, map[string]any) {
+	req := httpGet("/api/auth/google/callback?code=" + url.QueryEscape(code) + "&state=" + url.QueryEscape(state))
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
+	resp, err := ta.HTTP().App().Test(req)
+	require.NoError(t, err)
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	return resp, body
+}
+
+func TestGoogleSignInEndToEnd(t *testing.T) {
+	ta, f := newOAuthApp(t)
+	f.issue("code-anna", "anna@example.org", true)
+	state, cookie := begin(t, ta, f.URL)
+
+	resp, _ := callback(t, ta, "code-anna", state, cookie)
+	require.Equal(t, 302, resp.StatusCode)
+	loc := resp.Header.Get("Location")
+	require.True(t, strings.HasPrefix(loc, "/#token="), loc)
+	token, err := url.QueryUnescape(strings.TrimPrefix(loc, "/#token="))
+	require.NoError(t, err)
+	r, me := ta.do(t, "GET", "/api/auth/me", token, nil)
+	require.Equal(t, 200, r.StatusCode)
+	assert.Equal(t, "anna@example.org", me["email"])
+	assert.Equal(t, "Anna K", me["name"])
+	assert.Equal(t, "https://pics/a.png", me["picture"])
+	assert.Equal(t, "user", me["role"], "a Google account never becomes admin by itself")
+
+	resp, body := callback(t, ta, "code-anna", state, cookie)
+	assert.Equal(t, 400, resp.StatusCode, "a state works once")
+	assert.Equal(t, "invalid_state", errCode(body))
+}
+
+func TestGoogleSignInRefusals(t *testing.T) {
+	ta, f := newOAuthApp(t)
+	f.issue("code-unverified", "anna@example.org", false)
+	f.issue("code-stranger", "stranger@example.org", true)
+	f.issue("code-admin", "admin@localhost", true)
+
+	state, cookie := begin(t, ta, f.URL)
+	resp, body := callback(t, ta, "code-unverified", state, cookie)
+	assert.Equal(t, 403, resp.StatusCode)
+	assert.Equal(t, "email_not_verified", errCode(body))
+
+	state, cookie = begin(t, ta, f.URL)
+	resp, body = callback(t, ta, "code-stranger", state, cookie)
+	assert.Equal(t, 403, resp.StatusCode)
+	assert.Equal(t, "not_allowed", errCode(body), "unknown e-mails outside allowed_emails get no account")
+
+	state, _ = begin(t, ta, f.URL)
+	resp, body = callback(t, ta, "code-admin", state, nil)
+	assert.Equal(t, 400, resp.StatusCode, "a state without its cookie is refused")
+	assert.Equal(t, "invalid_state", errCode(body))
+
+	state, cookie = begin(t, ta, f.URL)
+	resp, body = callback(t, ta, "code-nobody-issued", state, cookie)
+	assert.Equal(t, 503, resp.StatusCode)
+	assert.Equal(t, "oauth_failed", errCode(body))
+
+	state, cookie = begin(t, ta, f.URL)
+	resp, _ = callback(t, ta, "code-admin", state, cookie)
+	assert.Equal(t, 302, resp.StatusCode, "an existing user signs in though not in allowed_emails")
+}
+
+func TestGoogleSignInNotConfigured(t *testing.T) {
+	ta := newTestApp(t, nil)
+	resp, body := ta.do(t, "GET", "/api/auth/google", "", nil)
+	assert.Equal(t, 404, resp.StatusCode)
+	assert.Equal(t, "oauth_disabled", errCode(body))
+}
