@@ -139,7 +139,7 @@ func (a *App) newRepositories(ctx context.Context) error {
 func (a *App) newUseCases(ctx context.Context) error {
 	svc, err := auth.New(a.repos.users, a.repos.activity, auth.Options{
 		Secret: []byte(a.cfg.JWTSecret), TokenTTL: a.cfg.Auth.TokenTTL.D(),
-		MaxFailedPerMinute: a.cfg.Auth.MaxFailedPerMinute, HashCost: a.cfg.Auth.PasswordHashCost, Logger: a.log,
+		MaxFailedPerMinute: a.cfg.Auth.MaxFailedPerMinute, Logger: a.log,
 	})
 	if err != nil {
 		return err

@@ -23,8 +23,7 @@ func AddUser(ctx context.Context, cfg config.Config, n auth.NewUser) (domain.Use
 		secret = "unused-for-user-creation-only" // no token is issued here
 	}
 	svc, err := auth.New(sqlstore.NewUsers(store), sqlstore.NewActivity(store), auth.Options{
-		Secret: []byte(secret), HashCost: cfg.Auth.PasswordHashCost,
-	})
+		Secret: []byte(secret)})
 	if err != nil {
 		return domain.User{}, err
 	}

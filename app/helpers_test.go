@@ -38,11 +38,11 @@ type testApp struct {
 }
 
 // newTestApp loads the configuration through config.Load with env as the
-// environment (plus a fast bcrypt cost) and builds the app.
+// environment and builds the app.
 func newTestApp(t *testing.T, env map[string]string) *testApp {
 	t.Helper()
 	dir := t.TempDir()
-	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data"), "MEDIATEKA_AUTH__BCRYPT_COST": "10"}
+	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
 	for k, v := range env {
 		full[k] = v
 	}

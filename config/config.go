@@ -92,7 +92,6 @@ type Auth struct {
 	MaxFailedPerMinute  int      `json:"max_failed_logins_per_minute"`
 	OAuthStateTTL       Duration `json:"oauth_state_ttl"`
 	TelegramInitDataTTL Duration `json:"telegram_init_data_ttl"`
-	PasswordHashCost    int      `json:"bcrypt_cost"`
 }
 
 // AI selects the model behind the chat. Keys come from the key store, never
@@ -150,7 +149,7 @@ func Defaults() Config {
 			ReadTimeout:     Duration(30 * time.Second),
 		},
 		Log:  Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
-		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour), PasswordHashCost: 12},
+		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour)},
 		AI:   AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
 		TorrentClient: Torrent{
 			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),

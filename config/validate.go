@@ -67,9 +67,6 @@ func (c Config) validateSections() []string {
 	if c.Auth.MaxFailedPerMinute < 1 {
 		add("auth.max_failed_logins_per_minute must be at least 1")
 	}
-	if c.Auth.PasswordHashCost < 10 || c.Auth.PasswordHashCost > 16 {
-		add("auth.bcrypt_cost must be between 10 and 16")
-	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
 		add("log.level %q must be debug, info, warn or error", c.Log.Level)
 	}

@@ -5,17 +5,18 @@ package auth
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
-	"golang.org/x/crypto/bcrypt"
 
 	"mediateka/domain"
 )
@@ -25,7 +26,6 @@ type Options struct {
 	Secret             []byte        // HS256 signing key
 	TokenTTL           time.Duration // default 24h
 	MaxFailedPerMinute int           // default 10
-	HashCost           int           // bcrypt cost, default 12, never below 10
 	Now                func() time.Time
 	Logger             *slog.Logger
 }
@@ -38,7 +38,9 @@ type Service struct {
 	throttle *throttle
 	// dummyHash is compared against when the e-mail is unknown, so a wrong
 	// e-mail costs as much time as a wrong password (no user enumeration).
-	dummyHash []byte
+	// It is made on first need, not at start.
+	dummyOnce sync.Once
+	dummyHash string
 }
 
 // Login is a successful sign-in: the token and the user it belongs to.
@@ -69,18 +71,13 @@ func New(users UserStore, activity ActivityLog, opt Options) (*Service, error) {
 	if opt.MaxFailedPerMinute <= 0 {
 		opt.MaxFailedPerMinute = 10
 	}
-	opt.HashCost = max(opt.HashCost, 10)
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	dummy, err := bcrypt.GenerateFromPassword([]byte("not a real password"), opt.HashCost)
-	if err != nil {
-		return nil, fmt.Errorf("auth: %w", err)
-	}
-	return &Service{users: users, activity: activity, opt: opt, dummyHash: dummy,
+	return &Service{users: users, activity: activity, opt: opt,
 		throttle: newThrottle(opt.MaxFailedPerMinute, time.Minute, opt.Now)}, nil
 }
 
@@ -105,16 +102,24 @@ func (s *Service) Login(ctx context.Context, email, password, remote string) (Lo
 	if err != nil && !domain.IsKind(err, domain.KindNotFound) {
 		return Login{}, fmt.Errorf("login: %w", err)
 	}
-	hash := s.dummyHash
-	if err == nil && u.PasswordHash != "" {
-		hash = []byte(u.PasswordHash)
+	hash := u.PasswordHash
+	if err != nil || hash == "" {
+		hash = s.dummy()
 	}
-	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || err != nil || u.PasswordHash == "" {
+	if !checkPassword(hash, password) || err != nil || u.PasswordHash == "" {
 		s.throttle.fail(remote)
 		s.opt.Logger.InfoContext(ctx, "login failed", "remote", remote)
 		return Login{}, domain.ErrInvalidCredentials
 	}
 	return s.signIn(ctx, u, "password", remote)
+}
+
+// dummy returns a hash of a random password, made once.
+func (s *Service) dummy() string {
+	s.dummyOnce.Do(func() {
+		s.dummyHash, _ = hashPassword(rand.Text())
+	})
+	return s.dummyHash
 }
 
 // signIn issues a token for u and records the login in the activity log.
@@ -200,6 +205,9 @@ func (s *Service) CreateUser(ctx context.Context, n NewUser) (domain.User, error
 	if n.Password != "" && utf8.RuneCountInString(n.Password) < MinPasswordChars {
 		fields["password"] = fmt.Sprintf("must be at least %d characters", MinPasswordChars)
 	}
+	if len(n.Password) > maxPasswordBytes {
+		fields["password"] = fmt.Sprintf("must be at most %d bytes", maxPasswordBytes)
+	}
 	if len(fields) > 0 {
 		return domain.User{}, domain.ErrInvalid("the new user is not valid", fields)
 	}
@@ -211,19 +219,11 @@ func (s *Service) CreateUser(ctx context.Context, n NewUser) (domain.User, error
 		u.Role, u.IsAdmin = domain.RoleAdmin, true
 	}
 	if n.Password != "" {
-		hash, err := bcrypt.GenerateFromPassword([]byte(n.Password), s.opt.HashCost)
+		hash, err := hashPassword(n.Password)
 		if err != nil {
-			return domain.User{}, domainPasswordErr(err)
+			return domain.User{}, err
 		}
-		u.PasswordHash = string(hash)
+		u.PasswordHash = hash
 	}
 	return s.users.Create(ctx, u)
-}
-
-// domainPasswordErr explains bcrypt's only input error (over 72 bytes).
-func domainPasswordErr(err error) error {
-	if errors.Is(err, bcrypt.ErrPasswordTooLong) {
-		return domain.ErrInvalid("the password is too long", map[string]string{"password": "must be at most 72 bytes"})
-	}
-	return fmt.Errorf("hash password: %w", err)
 }
