@@ -86,5 +86,15 @@ func folderCases() []parseCase {
 			want: Release{Title: "Джеки Браун", Year: 1997, MediaType: mv}, zero: "Episode"},
 		{file: "Матрица.mkv", parents: []string{"The Matrix (1999)"},
 			want: Release{Title: "Матрица"}, zero: "Year TitleOrig"},
+		{file: "Breaking Bad 03.mkv", parents: []string{"Season 01", "Breaking Bad"},
+			want: Release{Title: "Breaking Bad", SeriesTitle: "Breaking Bad", Season: 1, Episode: 3}},
+		{file: "Агент 007.mkv", parents: []string{"Бонд"},
+			want: Release{Title: "Агент 007", MediaType: mv}, zero: "Episode"},
+		{file: "Пилот.mkv", parents: []string{"Сезон 1", "Прослушка"},
+			want: Release{Title: "Пилот", SeriesTitle: "Прослушка", Season: 1, HasSeason: true, MediaType: ep}, zero: "Episode"},
+		{file: "Тайна Коко / Coco (2017) BDRip 1080p.mkv", parents: []string{"Мультфильмы", "Видео"},
+			want: Release{TitleRu: "Тайна Коко", TitleOrig: "Coco", Category: "animation"}},
+		{file: "Простоквашино (1978).avi", parents: []string{"Мультфильмы", "Детские"},
+			want: Release{Category: "animation"}},
 	}
 }

@@ -22,6 +22,9 @@ func (p *parsed) findEpisodes() {
 		if n == 0 {
 			continue
 		}
+		if m.hasEpisode && !p.hasEpisode && (p.low(i) == "episode" || p.low(i) == "эпизод") {
+			p.episodeWord = i
+		}
 		p.apply(m)
 		for j := i; j < i+n; j++ {
 			p.toks[j].kind = kEpisode
@@ -33,6 +36,27 @@ func (p *parsed) findEpisodes() {
 		if m.hasEpisode {
 			i = p.episodeTotal(i)
 		}
+	}
+}
+
+// episodeInTitle undoes an "Episode 4" marker that is part of a movie
+// title: "Звёздные войны: Эпизод 4 – Новая надежда (1977)", "Star Wars
+// Episode 1 The Phantom Menace 1999". With no season anywhere and title
+// words between it and the year, it is a title, not an episode.
+func (p *parsed) episodeInTitle() {
+	i := p.episodeWord
+	if i < 0 || p.hasSeason || p.toks[i].group >= 0 || p.yearIdx <= i {
+		return
+	}
+	j := p.nextWord(i)
+	w := p.nextWord(j)
+	if j < 0 || w < 0 || w >= p.yearIdx || p.toks[w].kind != kWord || p.toks[j].kind != kEpisode {
+		return
+	}
+	p.toks[i].kind, p.toks[j].kind = kWord, kNumber
+	p.episode, p.episodeEnd, p.hasEpisode = 0, 0, false
+	if p.marker == i {
+		p.marker = -1
 	}
 }
 
@@ -55,10 +79,34 @@ func (p *parsed) markerAt(i int) (int, marker) {
 		return j - i + 1, countMarker(isSeasonWord(low), a, b)
 	}
 	a, b, ok := parseCount(low)
-	if !ok || !(isSeasonWord(next) || isEpisodeWord(next)) {
+	if !ok {
+		return 0, marker{}
+	}
+	if next == "из" || next == "of" {
+		return p.countOfTotal(i, j, a, b)
+	}
+	if !isSeasonWord(next) && !isEpisodeWord(next) {
 		return 0, marker{}
 	}
 	return j - i + 1, countMarker(isSeasonWord(next), a, b)
+}
+
+// countOfTotal reads "1-15 из 15 серий": a range, "из", the total and an
+// episode word; i is the index of the range, j that of "из". It sets the
+// total itself and says how many tokens the marker used.
+func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
+	k := p.nextWord(j)
+	if k < 0 || p.toks[k].kind != kNumber {
+		return 0, marker{}
+	}
+	w := p.nextWord(k)
+	if w < 0 || !isEpisodeWord(p.low(w)) {
+		return 0, marker{}
+	}
+	if p.total == 0 {
+		p.total = int(p.toks[k].num)
+	}
+	return w - i + 1, countMarker(false, a, b)
 }
 
 // countMarker turns "Season 2" or "Серии 1-8" into a marker.

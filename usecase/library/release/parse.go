@@ -18,9 +18,11 @@ type parsed struct {
 	season, episode, episodeEnd, total int
 	hasSeason, hasEpisode              bool
 	marker                             int // first top-level marker token, -1
+	episodeWord                        int // "Episode"/"Эпизод" that set the episode, -1
 
 	start, end int // title tokens are [start, end)
 	lead       int // leading 1-3 digit number token, -1
+	trail      int // zero-padded number ending the title, -1
 
 	titleRu, titleOrig, titleRaw string
 	translit                     bool
@@ -30,16 +32,17 @@ type parsed struct {
 // parseName runs the stages on one name: normalise, tokenize, tag,
 // season/episode markers, title start, year, title end, titles.
 func parseName(name string, file bool, maxYear int) *parsed {
-	p := &parsed{yearIdx: -1, marker: -1, lead: -1}
+	p := &parsed{yearIdx: -1, marker: -1, episodeWord: -1, lead: -1, trail: -1}
 	p.norm = normalize(name, file)
 	p.tokenize(maxYear)
 	p.classify()
 	p.findEpisodes()
 	p.findTitleStart()
 	p.chooseYear()
+	p.episodeInTitle()
 	p.findTitleEnd()
 	p.lostFilmSeason()
-	p.dashEpisode()
+	p.numberedEpisode()
 	p.buildTitles(p.start, p.end)
 	p.findEpisodeTitle()
 	if file && isDiscFile(p.norm) {
@@ -69,16 +72,29 @@ func (p *parsed) display() string {
 	return p.titleRaw
 }
 
-// leadAsEpisode makes a leading number the episode number, once a season
-// context says the file is an episode: "Сезон 1/05 Прослушка.mkv" is E05.
-func (p *parsed) leadAsEpisode() {
-	if p.hasEpisode || p.lead < 0 || p.lead >= p.end {
+// contextEpisode makes a bare number the episode number once a season
+// context says the file is an episode: the leading number of
+// "Сезон 1/05 Прослушка.mkv", or the padded one ending
+// "Season 01/Breaking Bad 03.mkv".
+func (p *parsed) contextEpisode() {
+	if p.hasEpisode {
 		return
 	}
-	n := int(p.toks[p.lead].num)
+	k := p.lead
+	if k < 0 || k >= p.end {
+		k = p.trail
+	}
+	if k < 0 || k >= p.end {
+		return
+	}
+	n := int(p.toks[k].num)
 	p.episode, p.episodeEnd, p.hasEpisode = n, n, true
-	p.toks[p.lead].kind = kEpisode
-	p.start = max(p.start, p.skipSeparators(p.lead+1))
+	p.toks[k].kind = kEpisode
+	if k == p.lead {
+		p.start = max(p.start, p.skipSeparators(k+1))
+	} else {
+		p.end = k
+	}
 	p.buildTitles(p.start, p.end)
 }
 

@@ -79,7 +79,7 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 	f := parseName(fileName, true, maxYear)
 	dirs := readFolders(parents, maxYear)
 	if f.hasSeason || dirs.season != nil {
-		f.leadAsEpisode()
+		f.contextEpisode()
 	}
 	r := fromParsed(f)
 	r.Category = dirs.category

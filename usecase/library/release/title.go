@@ -76,24 +76,31 @@ func (p *parsed) lostFilmSeason() {
 	p.end = e - 2
 }
 
-// dashEpisode reads the absolute episode numbers of fansub-style names,
-// "[SubsPlease] Frieren - 05 (1080p)": a 2-4 digit number after a dash
-// that ends the title.
-func (p *parsed) dashEpisode() {
-	e := p.end
-	if p.hasEpisode || e-2 <= p.start {
-		return
+// numberedEpisode reads episode numbers written as bare numbers in the
+// title: "[SubsPlease] Frieren - 05 (1080p)", "Маша и Медведь - 15 - Маша
+// плюс каша", "Tom and Jerry 001 - Puss Gets the Boot". The number needs a
+// dash before it (and a dash or nothing after), or a zero pad and a dash
+// after it, so "Apollo 13" and "Агент 007" stay titles. A zero-padded
+// number ending the title is remembered in p.trail for a season context.
+func (p *parsed) numberedEpisode() {
+	for k := p.start + 1; k < p.end && !p.hasEpisode; k++ {
+		core := p.core(k)
+		if p.toks[k].kind != kNumber || len(core) < 2 || len(core) > 4 {
+			continue
+		}
+		dashBefore := p.toks[k-1].kind == kDash
+		dashAfter := k+1 < p.end && p.toks[k+1].kind == kDash
+		padded := core[0] == '0'
+		if padded && k+1 == p.end {
+			p.trail = k
+		}
+		if dashBefore && (dashAfter || k+1 == p.end) || padded && dashAfter {
+			n := int(p.toks[k].num)
+			p.apply(marker{episode: n, end: n, hasEpisode: true})
+			p.toks[k].kind = kEpisode
+			p.marker, p.end = k, k
+		}
 	}
-	dash, num := p.toks[e-2], p.toks[e-1]
-	if n := len(p.core(e - 1)); dash.kind != kDash || num.kind != kNumber || n < 2 || n > 4 {
-		return
-	}
-	p.apply(marker{episode: int(num.num), end: int(num.num), hasEpisode: true})
-	p.toks[e-1].kind = kEpisode
-	if p.marker < 0 {
-		p.marker = e - 1
-	}
-	p.end = e - 2
 }
 
 // buildTitles cuts the title tokens [start, end) into the Russian and the
@@ -131,12 +138,26 @@ func (p *parsed) assignPart(a, b int) {
 	if a > b {
 		return
 	}
-	text := p.norm[p.toks[a].start:p.toks[b].end]
+	text := unquote(strings.TrimRight(p.norm[p.toks[a].start:p.toks[b].end], ":;,"))
 	if p.script(a, b)&scriptCyrillic != 0 {
 		setOnce(&p.titleRu, text)
 	} else {
 		setOnce(&p.titleOrig, text)
 	}
+}
+
+// unquote drops quotes around a whole title: "Фильм", «Фильм».
+func unquote(s string) string {
+	for _, q := range [...][2]string{{`"`, `"`}, {"«", "»"}, {"“", "”"}, {"„", "“"}} {
+		if len(s) <= len(q[0])+len(q[1]) || !strings.HasPrefix(s, q[0]) || !strings.HasSuffix(s, q[1]) {
+			continue
+		}
+		inner := s[len(q[0]) : len(s)-len(q[1])]
+		if !strings.Contains(inner, q[0]) && !strings.Contains(inner, q[1]) {
+			return inner
+		}
+	}
+	return s
 }
 
 // splitScripts splits one part at its single change of script, when there
