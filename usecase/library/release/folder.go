@@ -145,6 +145,9 @@ func isGeneric(name string) bool {
 
 // isSpecials recognises folders of specials, filed as season 0.
 func isSpecials(name string) bool {
+	if len(name) > 32 {
+		return false
+	}
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "specials", "special", "спецвыпуски", "спецвыпуск", "спешлы", "season 0", "сезон 0":
 		return true
