@@ -96,5 +96,15 @@ func folderCases() []parseCase {
 			want: Release{TitleRu: "Тайна Коко", TitleOrig: "Coco", Category: "animation"}},
 		{file: "Простоквашино (1978).avi", parents: []string{"Мультфильмы", "Детские"},
 			want: Release{Category: "animation"}},
+		{file: "01.mkv", parents: []string{"Во все тяжкие - 1 сезон", "Во все тяжкие", "Сериалы"},
+			want: Release{SeriesTitle: "Во все тяжкие", Season: 1, Episode: 1}},
+		{file: "Серия 01.avi", parents: []string{"Сезон 3 (2010)", "Доктор Хаус / House M.D. (2004-2012)", "Сериалы"},
+			want: Release{Title: "Доктор Хаус", TitleOrig: "House M.D.", SeriesTitle: "Доктор Хаус", Season: 3, Episode: 1}},
+		{file: "Сезон 1 Серия 1.avi", parents: []string{"Прослушка (2002)"},
+			want: Release{SeriesTitle: "Прослушка", Year: 2002, Season: 1, Episode: 1}},
+		{file: "The.Matrix.1999.1080p.BluRay.x264-GROUP.mkv", parents: []string{"The Matrix (1999)", "Movies"},
+			want: Release{Title: "The Matrix", Year: 1999, MediaType: mv}, zero: "Category"},
+		{file: "Movie.CD1.avi", parents: []string{"Movie (1999)"},
+			want: Release{Title: "Movie", Year: 1999, Tags: []string{"CD1"}}},
 	}
 }

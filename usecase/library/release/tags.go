@@ -181,6 +181,9 @@ func tagFor(low string) (junkCat, string, bool) {
 	if c := audioTag(low); c != "" {
 		return catTag, c, false
 	}
+	if c := partTag(low); c != "" {
+		return catTag, c, false
+	}
 	if c, weak := editionTag(low); c != "" {
 		return catTag, c, weak
 	}
@@ -205,6 +208,17 @@ func tagFor(low string) (junkCat, string, bool) {
 		return catTag, strings.TrimSuffix(low, ".org"), false
 	}
 	return catNone, "", false
+}
+
+// partTag names the part of a film split over discs: CD1, Disc2, DVD1.
+func partTag(low string) string {
+	for _, prefix := range [...]string{"cd", "disc", "disk", "dvd"} {
+		rest, ok := strings.CutPrefix(low, prefix)
+		if ok && len(rest) == 1 && isDigit(rest[0]) {
+			return strings.ToUpper(prefix) + rest
+		}
+	}
+	return ""
 }
 
 // audioTag names an audio format or channel layout.
