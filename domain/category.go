@@ -1,6 +1,9 @@
 package domain
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Category is one entry of the fixed category list. media.main_category
 // stores the Slug; the names are for people; Aliases are lower-case folder
@@ -52,16 +55,21 @@ func CategoryBySlug(slug string) (Category, bool) {
 	return Category{}, false
 }
 
+// aliasIndex maps every alias to its slug. It is built once on first use
+// (the scanner asks for every folder of a library) and never changed after.
+var aliasIndex = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, c := range Categories() {
+		for _, a := range c.Aliases {
+			m[a] = c.Slug
+		}
+	}
+	return m
+})
+
 // CategoryForName maps a folder name or genre word (any case) to a category
 // slug, or "" when none matches.
 func CategoryForName(name string) string {
 	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "ё", "е")
-	for _, c := range Categories() {
-		for _, a := range c.Aliases {
-			if n == a {
-				return c.Slug
-			}
-		}
-	}
-	return ""
+	return aliasIndex()[n]
 }
