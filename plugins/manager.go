@@ -14,16 +14,9 @@ import (
 	"mediateka/domain"
 )
 
-// Status is what the admin API shows of one plugin.
-type Status struct {
-	Name        string
-	Description string
-	Order       int
-	Enabled     bool
-	Loaded      bool
-	Running     bool
-	LastError   string
-}
+// Status is what the admin API shows of one plugin. It is the domain type,
+// so the admin use case can read it without importing this package.
+type Status = domain.PluginStatus
 
 // Options configure the manager.
 type Options struct {
@@ -46,6 +39,11 @@ type Manager struct {
 	slots []*slot
 	opt   Options
 	log   *slog.Logger
+	// started is true between Start and Shutdown; runCtx is the context
+	// Start was given, used to start plugins switched on later, since the
+	// request that switches one on ends long before the plugin should.
+	started bool
+	runCtx  context.Context
 }
 
 // NewManager builds the plugins of entries with deps. Nothing runs until Load.
@@ -128,10 +126,12 @@ func (m *Manager) readConfig(name string) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// Start starts every loaded, enabled plugin in order.
+// Start starts every loaded, enabled plugin in order. ctx should live as
+// long as the plugins run: it is also used for plugins enabled later.
 func (m *Manager) Start(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.started, m.runCtx = true, ctx
 	for _, s := range m.slots {
 		if s.st.Loaded && s.st.Enabled && !s.st.Running {
 			m.start(ctx, s)
@@ -145,7 +145,47 @@ func (m *Manager) start(ctx context.Context, s *slot) {
 		m.log.Warn("plugin did not start", "plugin", s.st.Name, "err", err.Error())
 		return
 	}
-	s.st.Running = true
+	s.st.Running, s.st.LastError = true, ""
+}
+
+func (m *Manager) stop(ctx context.Context, s *slot) {
+	if err := s.plugin.Stop(ctx); err != nil {
+		s.st.LastError = "stop failed: " + err.Error()
+		m.log.Warn("plugin stop failed", "plugin", s.st.Name, "err", err.Error())
+	}
+	s.st.Running = false
+}
+
+// SetEnabled switches a plugin on or off at once: the chat chain skips a
+// disabled plugin from the next message on, a running plugin is stopped (the
+// Telegram bot stops polling), and a plugin switched on while the manager
+// runs is started. Before Start the call only records the switch, which is
+// how persisted switches are restored at start-up. Enabling a plugin that is
+// not loaded (DISABLED_PLUGINS, invalid config, declined setup) is
+// domain.ErrPluginNotLoaded; an unknown name is NotFound.
+func (m *Manager) SetEnabled(ctx context.Context, name string, enabled bool) (Status, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var s *slot
+	for _, c := range m.slots {
+		if c.st.Name == name {
+			s = c
+		}
+	}
+	switch {
+	case s == nil:
+		return Status{}, domain.ErrNotFound("plugin " + name)
+	case enabled && !s.st.Loaded:
+		return s.st, domain.ErrPluginNotLoaded
+	}
+	s.st.Enabled = enabled
+	if !enabled && s.st.Running {
+		m.stop(ctx, s)
+	}
+	if enabled && m.started && !s.st.Running {
+		m.start(m.runCtx, s)
+	}
+	return s.st, nil
 }
 
 // Shutdown stops the running plugins and tears down the loaded ones, in
@@ -153,13 +193,11 @@ func (m *Manager) start(ctx context.Context, s *slot) {
 func (m *Manager) Shutdown(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.started = false
 	for i := len(m.slots) - 1; i >= 0; i-- {
 		s := m.slots[i]
 		if s.st.Running {
-			if err := s.plugin.Stop(ctx); err != nil {
-				m.log.Warn("plugin stop failed", "plugin", s.st.Name, "err", err.Error())
-			}
-			s.st.Running = false
+			m.stop(ctx, s)
 		}
 		if s.st.Loaded {
 			if err := s.plugin.Teardown(ctx); err != nil {
