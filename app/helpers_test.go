@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/config"
+	"mediateka/plugins"
 )
 
 // syncBuffer is a goroutine-safe stderr for the app under test.
@@ -41,6 +42,13 @@ type testApp struct {
 // environment (plus a fast bcrypt cost) and builds the app.
 func newTestApp(t *testing.T, env map[string]string) *testApp {
 	t.Helper()
+	return newTestAppWith(t, env, nil)
+}
+
+// newTestAppWith is newTestApp with the plugin registry replaced by entries
+// (nil: the built-in plugins).
+func newTestAppWith(t *testing.T, env map[string]string, entries []plugins.Entry) *testApp {
+	t.Helper()
 	dir := t.TempDir()
 	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data"), "MEDIATEKA_AUTH__BCRYPT_COST": "10"}
 	for k, v := range env {
@@ -49,7 +57,7 @@ func newTestApp(t *testing.T, env map[string]string) *testApp {
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := full[k]; return v, ok })
 	require.NoError(t, err)
 	stderr := &syncBuffer{}
-	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr})
+	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: entries})
 	require.NoError(t, err)
 	t.Cleanup(a.Close)
 	return &testApp{App: a, cfg: a.cfg, stderr: stderr}
