@@ -20,7 +20,7 @@ import (
 )
 
 // tokens signs in the generated admin and a plain user.
-func (ta *testApp) tokens(t *testing.T) (admin, user string) {
+func (ta *testApp) tokens(t testing.TB) (admin, user string) {
 	t.Helper()
 	_, err := AddUser(context.Background(), ta.cfg, auth.NewUser{Email: "viewer@example.org", Name: "Viewer", Password: "viewer-password"})
 	require.NoError(t, err)

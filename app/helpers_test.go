@@ -40,14 +40,14 @@ type testApp struct {
 
 // newTestApp loads the configuration through config.Load with env as the
 // environment (plus a fast bcrypt cost) and builds the app.
-func newTestApp(t *testing.T, env map[string]string) *testApp {
+func newTestApp(t testing.TB, env map[string]string) *testApp {
 	t.Helper()
 	return newTestAppWith(t, env, nil)
 }
 
 // newTestAppWith is newTestApp with the plugin registry replaced by entries
 // (nil: the built-in plugins).
-func newTestAppWith(t *testing.T, env map[string]string, entries []plugins.Entry) *testApp {
+func newTestAppWith(t testing.TB, env map[string]string, entries []plugins.Entry) *testApp {
 	t.Helper()
 	dir := t.TempDir()
 	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data"), "MEDIATEKA_AUTH__BCRYPT_COST": "10"}
@@ -64,7 +64,7 @@ func newTestAppWith(t *testing.T, env map[string]string, entries []plugins.Entry
 }
 
 // do sends a request through Fiber's in-memory test transport.
-func (ta *testApp) do(t *testing.T, method, path, token string, body any) (*http.Response, map[string]any) {
+func (ta *testApp) do(t testing.TB, method, path, token string, body any) (*http.Response, map[string]any) {
 	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
@@ -94,7 +94,7 @@ func (ta *testApp) do(t *testing.T, method, path, token string, body any) (*http
 }
 
 // initialPassword reads the generated first-admin password.
-func (ta *testApp) initialPassword(t *testing.T) string {
+func (ta *testApp) initialPassword(t testing.TB) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(ta.cfg.DataDir, "initial_admin_password"))
 	require.NoError(t, err)
@@ -102,7 +102,7 @@ func (ta *testApp) initialPassword(t *testing.T) string {
 }
 
 // login signs in and returns the token.
-func (ta *testApp) login(t *testing.T, email, password string) string {
+func (ta *testApp) login(t testing.TB, email, password string) string {
 	t.Helper()
 	resp, body := ta.do(t, "POST", "/api/auth/login", "", map[string]string{"email": email, "password": password})
 	require.Equal(t, 200, resp.StatusCode, "%v", body)
