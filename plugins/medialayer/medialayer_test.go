@@ -197,3 +197,13 @@ func TestOnOffPhrases(t *testing.T) {
 		assert.Contains(t, out, "(", "without a settings store the answer says the change is not saved: %s", c.msg)
 	}
 }
+
+func TestTrackQuestionsAreRecognised(t *testing.T) {
+	p := newPlugin(t, medialayer.Deps{}, `{}`)
+	for _, q := range []string{"какие звуковые дорожки у Матрицы", "аудиодорожки в фильме Брат", "what audio tracks does The Matrix have",
+		"какие субтитры есть у фильма Матрица", "which subtitles are in Dark", "audio tracks of The Matrix", "какие озвучки есть у Тьмы"} {
+		out := say(t, p, q)
+		assert.True(t, strings.Contains(out, "Каталог медиатеки пока не подключён") || strings.Contains(out, "catalogue is not available"), "%q → %q", q, out)
+	}
+	assert.Contains(t, say(t, p, "включи субтитры в Матрице"), "Субтитры включены", "a command, not a track question")
+}
