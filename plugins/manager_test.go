@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,4 +241,51 @@ type ctxPlugin struct {
 func (p *ctxPlugin) Start(ctx context.Context) error {
 	*p.started = append(*p.started, ctx)
 	return p.testPlugin.Start(ctx)
+}
+
+// slowStop is a plugin whose Stop waits until released, like a bot
+// finishing a long poll.
+type slowStop struct {
+	testPlugin
+	stopping chan struct{}
+	release  chan struct{}
+}
+
+func (p *slowStop) Stop(ctx context.Context) error {
+	close(p.stopping)
+	<-p.release
+	return p.testPlugin.Stop(ctx)
+}
+
+func TestChainDoesNotWaitForAStoppingPlugin(t *testing.T) {
+	rec := &recorder{}
+	slow := &slowStop{testPlugin{name: "telegram", keyword: "hello", rec: rec, setupOK: true}, make(chan struct{}), make(chan struct{})}
+	m := NewManager([]Entry{
+		{Name: "telegram", Factory: func(Deps) domain.Plugin { return slow }},
+		entry(rec, "torrent_search", "hello"),
+	}, Deps{}, Options{})
+	ctx := context.Background()
+	m.Load(ctx)
+	m.Start(ctx)
+
+	done := make(chan Status)
+	go func() {
+		st, _ := m.SetEnabled(ctx, "telegram", false)
+		done <- st
+	}()
+	<-slow.stopping
+	answered := make(chan string)
+	go func() { _, by := m.Handle(ctx, "hello"); answered <- by }()
+	select {
+	case by := <-answered:
+		assert.Equal(t, "torrent_search", by, "the plugin being stopped is already skipped")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the chat chain waited for a plugin's Stop")
+	}
+	st, _ := m.Get("telegram")
+	assert.True(t, st.Running, "still running until Stop returns")
+	assert.False(t, st.Enabled)
+	close(slow.release)
+	st = <-done
+	assert.False(t, st.Running)
 }
