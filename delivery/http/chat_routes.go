@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -113,7 +114,11 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
 			err = domain.ErrUnavailable("unavailable", "the server is shutting down", err)
 		}
 		status, body := toResponse(err)
-		s.log.Warn("chat stream failed", "request_id", rid, "status", status, "err", err.Error())
+		level := slog.LevelWarn
+		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
+			level = slog.LevelError
+		}
+		s.log.Log(context.Background(), level, "chat stream failed", "request_id", rid, "status", status, "err", err.Error())
 		_ = writeSSE(w, sseError{Error: body.Error})
 	})
 	return nil
