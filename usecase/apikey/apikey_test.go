@@ -25,15 +25,14 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time           { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Advance(d time.Duration)  { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func (c *clock) Set(t time.Time)          { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func newClock(t time.Time) *clock         { return &clock{t: t} }
-func start() time.Time                    { return time.Date(2026, 5, 10, 15, 30, 0, 0, time.UTC) }
-func secretOf(name string) string         { return "AIzaSy-" + strings.ToUpper(name) + "-0123456789abcdef" }
-func prompt(msg string) domain.Prompt     { return domain.Prompt{System: "be brief", Message: msg} }
-func ptr[T any](v T) *T                   { return &v }
-func noErr(t *testing.T, err error) error { t.Helper(); require.NoError(t, err); return nil }
+func (c *clock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+func (c *clock) Set(t time.Time)         { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+func newClock(t time.Time) *clock        { return &clock{t: t} }
+func start() time.Time                   { return time.Date(2026, 5, 10, 15, 30, 0, 0, time.UTC) }
+func secretOf(name string) string        { return "AIzaSy-" + strings.ToUpper(name) + "-0123456789abcdef" }
+func prompt(msg string) domain.Prompt    { return domain.Prompt{System: "be brief", Message: msg} }
+func ptr[T any](v T) *T                  { return &v }
 
 // newService returns the key service over a real SQLite store.
 func newService(t *testing.T, clk *clock) *apikey.Service {
@@ -313,5 +312,6 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 	assert.True(t, domain.IsKind(err, domain.KindNotFound))
 	require.NoError(t, svc.Delete(ctx, "main"))
 	list, err := svc.List(ctx)
-	assert.Empty(t, list, "%v", noErr(t, err))
+	require.NoError(t, err)
+	assert.Empty(t, list)
 }
