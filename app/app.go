@@ -41,6 +41,7 @@ type App struct {
 	logFile io.Closer
 	repos   repositories
 	uc      useCases
+	chat    chatParts
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
@@ -101,13 +102,22 @@ func (a *App) build(ctx context.Context, opt Options) error {
 	if err := a.newUseCases(ctx); err != nil {
 		return err
 	}
+	if err := a.newAIModel(); err != nil {
+		return err
+	}
 	a.newPlugins(ctx, opt.Plugins)
+	if err := a.newChatUseCases(ctx); err != nil {
+		return err
+	}
 	return a.newDelivery(opt.Version)
 }
 
 // resolveSecrets fills JWT_SECRET from the data folder when unset: there is
 // no built-in default secret.
 func (a *App) resolveSecrets() error {
+	if err := a.resolveKeyMaster(); err != nil {
+		return err
+	}
 	if a.cfg.JWTSecret != "" {
 		return nil
 	}
@@ -123,7 +133,7 @@ func (a *App) resolveSecrets() error {
 // secrets lists the configured secret values the log redactor scrubs.
 func (a *App) secrets() []string {
 	return []string{a.cfg.JWTSecret, a.cfg.AdminPassword, a.cfg.GoogleOAuth.ClientSecret,
-		a.cfg.TorrentClient.Password, a.cfg.TelegramBotToken}
+		a.cfg.TorrentClient.Password, a.cfg.TelegramBotToken, a.chat.keyMaster}
 }
 
 func (a *App) newRepositories(ctx context.Context) error {
@@ -160,14 +170,15 @@ func (a *App) newPlugins(ctx context.Context, entries []plugins.Entry) {
 	if entries == nil {
 		entries = plugins.Builtins()
 	}
-	a.plugins = plugins.NewManager(entries, plugins.Deps{Logger: a.log}, plugins.Options{
+	a.plugins = plugins.NewManager(entries, a.pluginDeps(), plugins.Options{
 		Disabled: a.cfg.PluginDisabled, ConfigDir: a.cfg.PluginConfigDir, Logger: a.log,
 	})
 	a.plugins.Load(ctx)
 }
 
 func (a *App) newDelivery(version string) error {
-	a.http = deliveryhttp.New(deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google}, deliveryhttp.Options{
+	a.http = deliveryhttp.New(deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google,
+		Chat: a.chat.chat, Admin: a.chat.admin, Keys: a.chat.keys}, deliveryhttp.Options{
 		Version: version, JWTSecret: []byte(a.cfg.JWTSecret), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
 		ReadTimeout: a.cfg.HTTP.ReadTimeout.D(), IndexPath: a.cfg.IndexPath, Logger: a.log, Shutdown: a.streams,
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/config"
+	"mediateka/plugins"
 )
 
 // syncBuffer is a goroutine-safe stderr for the app under test.
@@ -39,7 +40,14 @@ type testApp struct {
 
 // newTestApp loads the configuration through config.Load with env as the
 // environment and builds the app.
-func newTestApp(t *testing.T, env map[string]string) *testApp {
+func newTestApp(t testing.TB, env map[string]string) *testApp {
+	t.Helper()
+	return newTestAppWith(t, env, nil)
+}
+
+// newTestAppWith is newTestApp with the plugin registry replaced by entries
+// (nil: the built-in plugins).
+func newTestAppWith(t testing.TB, env map[string]string, entries []plugins.Entry) *testApp {
 	t.Helper()
 	dir := t.TempDir()
 	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
@@ -49,14 +57,14 @@ func newTestApp(t *testing.T, env map[string]string) *testApp {
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := full[k]; return v, ok })
 	require.NoError(t, err)
 	stderr := &syncBuffer{}
-	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr})
+	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: entries})
 	require.NoError(t, err)
 	t.Cleanup(a.Close)
 	return &testApp{App: a, cfg: a.cfg, stderr: stderr}
 }
 
 // do sends a request through Fiber's in-memory test transport.
-func (ta *testApp) do(t *testing.T, method, path, token string, body any) (*http.Response, map[string]any) {
+func (ta *testApp) do(t testing.TB, method, path, token string, body any) (*http.Response, map[string]any) {
 	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
@@ -86,7 +94,7 @@ func (ta *testApp) do(t *testing.T, method, path, token string, body any) (*http
 }
 
 // initialPassword reads the generated first-admin password.
-func (ta *testApp) initialPassword(t *testing.T) string {
+func (ta *testApp) initialPassword(t testing.TB) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(ta.cfg.DataDir, "initial_admin_password"))
 	require.NoError(t, err)
@@ -94,7 +102,7 @@ func (ta *testApp) initialPassword(t *testing.T) string {
 }
 
 // login signs in and returns the token.
-func (ta *testApp) login(t *testing.T, email, password string) string {
+func (ta *testApp) login(t testing.TB, email, password string) string {
 	t.Helper()
 	resp, body := ta.do(t, "POST", "/api/auth/login", "", map[string]string{"email": email, "password": password})
 	require.Equal(t, 200, resp.StatusCode, "%v", body)

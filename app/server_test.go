@@ -103,7 +103,7 @@ func httpGet(path string) *http.Request {
 
 // runOnLoopback starts ta on 127.0.0.1 and returns its base URL and a stop
 // function that cancels Run and waits for it.
-func runOnLoopback(t *testing.T, ta *testApp) (string, func() error) {
+func runOnLoopback(t testing.TB, ta *testApp) (string, func() error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

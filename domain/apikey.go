@@ -3,11 +3,15 @@ package domain
 import "time"
 
 // API key statuses. An exhausted key comes back to active by itself after the
-// configured cool-down; a disabled one only by a person.
+// configured cool-down; a disabled one only by a person. A rejected key is one
+// the provider refused (wrong, revoked or expired): retrying it cannot help,
+// so it stays out of the rotation until a person replaces its secret or sets
+// it active again.
 const (
 	KeyActive    = "active"
 	KeyExhausted = "exhausted"
 	KeyDisabled  = "disabled"
+	KeyRejected  = "rejected"
 )
 
 // APIKey is an AI provider key. Secret is the plain key: repositories encrypt

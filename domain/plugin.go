@@ -61,3 +61,22 @@ type AIModel interface {
 	// from emit stops the stream and is returned.
 	Stream(ctx context.Context, p Prompt, emit func(chunk string) error) error
 }
+
+// PluginStatus is what the admin API shows of one plugin: Enabled is the
+// administrator's switch (false for plugins named in DISABLED_PLUGINS),
+// Loaded means its config was valid and Setup agreed, Running that Start
+// succeeded and Stop has not been called since.
+type PluginStatus struct {
+	Name        string
+	Description string
+	Order       int
+	Enabled     bool
+	Loaded      bool
+	Running     bool
+	LastError   string
+}
+
+// ErrPluginNotLoaded is the answer to enabling a plugin that is not loaded:
+// DISABLED_PLUGINS names it, its config is invalid or its Setup declined.
+// Switching it on cannot start it, so the request conflicts with the state.
+var ErrPluginNotLoaded = NewError(KindConflict, "plugin_not_loaded", "the plugin is not loaded (DISABLED_PLUGINS, an invalid config or a failed setup), so it cannot be enabled")

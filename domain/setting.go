@@ -16,3 +16,11 @@ type Setting struct {
 	Value     string
 	UpdatedAt time.Time
 }
+
+// DefaultSystemInstruction is what the AI model is told until an
+// administrator stores another instruction. It lives in the domain because
+// both the chat (which sends it) and the admin API (which shows it) need the
+// same text.
+const DefaultSystemInstruction = "You are the assistant of mediateka, a personal media library. " +
+	"Help the user find, choose and play films and series from their library. " +
+	"Answer briefly, in the language of the user's message."

@@ -14,16 +14,9 @@ import (
 	"mediateka/domain"
 )
 
-// Status is what the admin API shows of one plugin.
-type Status struct {
-	Name        string
-	Description string
-	Order       int
-	Enabled     bool
-	Loaded      bool
-	Running     bool
-	LastError   string
-}
+// Status is what the admin API shows of one plugin. It is the domain type,
+// so the admin use case can read it without importing this package.
+type Status = domain.PluginStatus
 
 // Options configure the manager.
 type Options struct {
@@ -42,10 +35,20 @@ type slot struct {
 // Manager loads the registered plugins, runs their lifecycle (setup → start;
 // stop → teardown) and offers messages to them in order.
 type Manager struct {
+	// life serialises the lifecycle (Load, Start, SetEnabled, Shutdown), so
+	// a plugin's Start or Stop can run without mu held: the chat chain
+	// never waits for a Telegram bot to stop polling.
+	life sync.Mutex
+	// mu guards the slots' statuses and the fields below.
 	mu    sync.RWMutex
 	slots []*slot
 	opt   Options
 	log   *slog.Logger
+	// started is true between Start and Shutdown; runCtx is the context
+	// Start was given, used to start plugins switched on later, since the
+	// request that switches one on ends long before the plugin should.
+	started bool
+	runCtx  context.Context
 }
 
 // NewManager builds the plugins of entries with deps. Nothing runs until Load.
@@ -71,6 +74,8 @@ func NewManager(entries []Entry, deps Deps, opt Options) *Manager {
 // A plugin whose config is invalid, or whose Setup says no, stays unloaded
 // with the reason in LastError; the server starts all the same.
 func (m *Manager) Load(ctx context.Context) {
+	m.life.Lock()
+	defer m.life.Unlock()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.slots {
@@ -128,44 +133,111 @@ func (m *Manager) readConfig(name string) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// Start starts every loaded, enabled plugin in order.
+// Start starts every loaded, enabled plugin in order. ctx should live as
+// long as the plugins run: it is also used for plugins enabled later.
 func (m *Manager) Start(ctx context.Context) {
+	m.life.Lock()
+	defer m.life.Unlock()
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.started, m.runCtx = true, ctx
+	m.mu.Unlock()
 	for _, s := range m.slots {
-		if s.st.Loaded && s.st.Enabled && !s.st.Running {
+		if st := m.status(s); st.Loaded && st.Enabled && !st.Running {
 			m.start(ctx, s)
 		}
 	}
 }
 
+// status reads one slot's status.
+func (m *Manager) status(s *slot) Status {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return s.st
+}
+
+// start and stop call the plugin without mu held (the caller holds life)
+// and record the outcome.
 func (m *Manager) start(ctx context.Context, s *slot) {
-	if err := s.plugin.Start(ctx); err != nil {
+	err := s.plugin.Start(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
 		s.st.LastError = "start failed: " + err.Error()
 		m.log.Warn("plugin did not start", "plugin", s.st.Name, "err", err.Error())
 		return
 	}
-	s.st.Running = true
+	s.st.Running, s.st.LastError = true, ""
+}
+
+func (m *Manager) stop(ctx context.Context, s *slot) {
+	err := s.plugin.Stop(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		s.st.LastError = "stop failed: " + err.Error()
+		m.log.Warn("plugin stop failed", "plugin", s.st.Name, "err", err.Error())
+	}
+	s.st.Running = false
+}
+
+// SetEnabled switches a plugin on or off at once: the chat chain skips a
+// disabled plugin from the next message on (even while its Stop runs), a
+// running plugin is stopped (the Telegram bot stops polling), and a plugin
+// switched on while the manager runs is started. Before Start the call only
+// records the switch, which is how persisted switches are restored at
+// start-up. Enabling a plugin that is not loaded (DISABLED_PLUGINS, invalid
+// config, declined setup) is domain.ErrPluginNotLoaded; an unknown name is
+// NotFound.
+func (m *Manager) SetEnabled(ctx context.Context, name string, enabled bool) (Status, error) {
+	m.life.Lock()
+	defer m.life.Unlock()
+	m.mu.Lock()
+	var s *slot
+	for _, c := range m.slots {
+		if c.st.Name == name {
+			s = c
+		}
+	}
+	switch {
+	case s == nil:
+		m.mu.Unlock()
+		return Status{}, domain.ErrNotFound("plugin " + name)
+	case enabled && !s.st.Loaded:
+		defer m.mu.Unlock()
+		return s.st, domain.ErrPluginNotLoaded
+	}
+	s.st.Enabled = enabled
+	stop, start, runCtx := !enabled && s.st.Running, enabled && m.started && !s.st.Running, m.runCtx
+	m.mu.Unlock()
+	if stop {
+		m.stop(ctx, s)
+	}
+	if start {
+		m.start(runCtx, s)
+	}
+	return m.status(s), nil
 }
 
 // Shutdown stops the running plugins and tears down the loaded ones, in
 // reverse order, so later plugins that may use earlier ones go first.
 func (m *Manager) Shutdown(ctx context.Context) {
+	m.life.Lock()
+	defer m.life.Unlock()
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.started = false
+	m.mu.Unlock()
 	for i := len(m.slots) - 1; i >= 0; i-- {
 		s := m.slots[i]
-		if s.st.Running {
-			if err := s.plugin.Stop(ctx); err != nil {
-				m.log.Warn("plugin stop failed", "plugin", s.st.Name, "err", err.Error())
-			}
-			s.st.Running = false
+		if m.status(s).Running {
+			m.stop(ctx, s)
 		}
-		if s.st.Loaded {
+		if m.status(s).Loaded {
 			if err := s.plugin.Teardown(ctx); err != nil {
 				m.log.Warn("plugin teardown failed", "plugin", s.st.Name, "err", err.Error())
 			}
+			m.mu.Lock()
 			s.st.Loaded = false
+			m.mu.Unlock()
 		}
 	}
 }

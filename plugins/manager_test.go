@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -150,4 +151,141 @@ func TestDisabledInvalidAndDeclinedPluginsAreNotLoaded(t *testing.T) {
 
 	_, err = m.Get("nope")
 	assert.True(t, domain.IsKind(err, domain.KindNotFound))
+}
+
+// ctxKey marks the context Start was given, to tell it from a request's.
+type ctxKey struct{}
+
+func TestSetEnabledStopsAndStartsAtOnce(t *testing.T) {
+	rec := &recorder{}
+	var startedWith []context.Context
+	m := NewManager([]Entry{
+		entry(rec, "media_layer", "subtitles"),
+		{Name: "rag", Factory: func(Deps) domain.Plugin {
+			return &ctxPlugin{testPlugin{name: "rag", keyword: "subtitles", rec: rec, setupOK: true}, &startedWith}
+		}},
+	}, Deps{}, Options{})
+	runCtx := context.WithValue(context.Background(), ctxKey{}, "run")
+	m.Load(runCtx)
+	m.Start(runCtx)
+
+	st, err := m.SetEnabled(context.Background(), "media_layer", false)
+	require.NoError(t, err)
+	assert.False(t, st.Enabled)
+	assert.False(t, st.Running, "a disabled plugin is stopped")
+	assert.True(t, st.Loaded)
+	assert.Contains(t, rec.calls, "stop:media_layer")
+
+	_, by := m.Handle(context.Background(), "subtitles on")
+	assert.Equal(t, "rag", by, "the chain skips the disabled plugin from the next message on")
+
+	reqCtx, cancel := context.WithCancel(context.Background())
+	_, err = m.SetEnabled(reqCtx, "rag", false)
+	require.NoError(t, err)
+	st, err = m.SetEnabled(reqCtx, "rag", true)
+	cancel()
+	require.NoError(t, err)
+	assert.True(t, st.Running)
+	require.Len(t, startedWith, 2)
+	assert.Equal(t, "run", startedWith[1].Value(ctxKey{}), "a plugin enabled later runs on the manager's context, not the request's")
+
+	st, err = m.SetEnabled(context.Background(), "media_layer", true)
+	require.NoError(t, err)
+	assert.True(t, st.Running)
+	_, by = m.Handle(context.Background(), "subtitles on")
+	assert.Equal(t, "media_layer", by)
+
+	_, err = m.SetEnabled(context.Background(), "nope", true)
+	assert.True(t, domain.IsKind(err, domain.KindNotFound))
+}
+
+func TestSetEnabledBeforeStartOnlyRecords(t *testing.T) {
+	rec := &recorder{}
+	m := NewManager([]Entry{entry(rec, "media_layer", "a"), entry(rec, "rag", "a")}, Deps{}, Options{})
+	ctx := context.Background()
+	m.Load(ctx)
+	st, err := m.SetEnabled(ctx, "media_layer", false)
+	require.NoError(t, err)
+	assert.False(t, st.Running)
+	st, err = m.SetEnabled(ctx, "rag", true)
+	require.NoError(t, err)
+	assert.False(t, st.Running, "nothing starts before Start")
+	m.Start(ctx)
+	assert.NotContains(t, rec.calls, "start:media_layer", "a plugin switched off before start never starts")
+	assert.Contains(t, rec.calls, "start:rag")
+}
+
+func TestEnablingAPluginThatIsNotLoadedConflicts(t *testing.T) {
+	rec := &recorder{}
+	m := NewManager([]Entry{entry(rec, "media_layer", "a"), entry(rec, "telegram", "a")}, Deps{},
+		Options{Disabled: func(n string) bool { return n == "telegram" }})
+	ctx := context.Background()
+	m.Load(ctx)
+	m.Start(ctx)
+	st, err := m.SetEnabled(ctx, "telegram", true)
+	assert.ErrorIs(t, err, domain.ErrPluginNotLoaded)
+	assert.False(t, st.Enabled, "DISABLED_PLUGINS wins")
+	assert.False(t, st.Running)
+	assert.NotContains(t, rec.calls, "start:telegram")
+	st, err = m.SetEnabled(ctx, "telegram", false)
+	require.NoError(t, err, "switching off a plugin that is not loaded is harmless")
+	assert.False(t, st.Enabled)
+}
+
+// ctxPlugin records the context of every Start.
+type ctxPlugin struct {
+	testPlugin
+	started *[]context.Context
+}
+
+func (p *ctxPlugin) Start(ctx context.Context) error {
+	*p.started = append(*p.started, ctx)
+	return p.testPlugin.Start(ctx)
+}
+
+// slowStop is a plugin whose Stop waits until released, like a bot
+// finishing a long poll.
+type slowStop struct {
+	testPlugin
+	stopping chan struct{}
+	release  chan struct{}
+}
+
+func (p *slowStop) Stop(ctx context.Context) error {
+	close(p.stopping)
+	<-p.release
+	return p.testPlugin.Stop(ctx)
+}
+
+func TestChainDoesNotWaitForAStoppingPlugin(t *testing.T) {
+	rec := &recorder{}
+	slow := &slowStop{testPlugin{name: "telegram", keyword: "hello", rec: rec, setupOK: true}, make(chan struct{}), make(chan struct{})}
+	m := NewManager([]Entry{
+		{Name: "telegram", Factory: func(Deps) domain.Plugin { return slow }},
+		entry(rec, "torrent_search", "hello"),
+	}, Deps{}, Options{})
+	ctx := context.Background()
+	m.Load(ctx)
+	m.Start(ctx)
+
+	done := make(chan Status)
+	go func() {
+		st, _ := m.SetEnabled(ctx, "telegram", false)
+		done <- st
+	}()
+	<-slow.stopping
+	answered := make(chan string)
+	go func() { _, by := m.Handle(ctx, "hello"); answered <- by }()
+	select {
+	case by := <-answered:
+		assert.Equal(t, "torrent_search", by, "the plugin being stopped is already skipped")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the chat chain waited for a plugin's Stop")
+	}
+	st, _ := m.Get("telegram")
+	assert.True(t, st.Running, "still running until Stop returns")
+	assert.False(t, st.Enabled)
+	close(slow.release)
+	st = <-done
+	assert.False(t, st.Running)
 }

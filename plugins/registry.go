@@ -4,9 +4,11 @@
 package plugins
 
 import (
+	"context"
 	"log/slog"
 
 	"mediateka/domain"
+	"mediateka/plugins/medialayer"
 )
 
 // Order is the load order of SPEC.md: media layer, media organizer, torrent
@@ -23,6 +25,32 @@ func Order() []string { return order[:] }
 type Deps struct {
 	Model  domain.AIModel
 	Logger *slog.Logger
+	// Catalog finds catalogue entries by title; nil until the media
+	// catalogue is wired, and plugins then say they cannot look titles up.
+	Catalog TitleSearcher
+	// Prober reads the streams of a media file (ffprobe); nil when ffprobe
+	// is not installed.
+	Prober StreamProber
+	// Settings is where plugins keep what chat commands change.
+	Settings SettingStore
+}
+
+// TitleSearcher finds catalogue entries whose titles match query, best
+// first.
+type TitleSearcher interface {
+	SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error)
+}
+
+// StreamProber lists the audio, video and subtitle streams of a file.
+type StreamProber interface {
+	Streams(ctx context.Context, path string) ([]domain.MediaStream, error)
+}
+
+// SettingStore reads and writes the settings table.
+type SettingStore interface {
+	Get(ctx context.Context, key string) (domain.Setting, error)
+	Set(ctx context.Context, key, value string) (domain.Setting, error)
+	Delete(ctx context.Context, key string) error
 }
 
 // Factory builds one plugin instance.
@@ -37,7 +65,11 @@ type Entry struct {
 // Builtins lists the plugins compiled into this build, in the spec's order.
 // Plugins of capabilities not built yet are simply absent.
 func Builtins() []Entry {
-	return sortEntries(nil)
+	return sortEntries([]Entry{
+		{Name: medialayer.Name, Factory: func(d Deps) domain.Plugin {
+			return medialayer.New(medialayer.Deps{Catalog: d.Catalog, Prober: d.Prober, Settings: d.Settings, Logger: d.Logger})
+		}},
+	})
 }
 
 // sortEntries orders entries by the spec's order; names outside it (test

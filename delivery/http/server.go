@@ -32,6 +32,9 @@ type GoogleSignIn interface {
 type Deps struct {
 	Auth   Authenticator
 	Google GoogleSignIn
+	Chat   ChatService
+	Admin  AdminService
+	Keys   KeyService
 }
 
 // Options configure the server.
@@ -101,6 +104,9 @@ func (s *Server) RequireAdmin() fiber.Handler { return requireAdmin }
 func (s *Server) routes() {
 	s.app.Get("/healthz", s.healthz)
 	s.mountAuth(s.app.Group("/api/auth"))
+	s.mountChat()
+	s.mountAdmin()
+	s.mountKeys()
 	s.mountPages()
 }
 

@@ -215,3 +215,9 @@ func (r *Settings) Set(ctx context.Context, key, value string) (domain.Setting, 
 	}
 	return domain.Setting{Key: key, Value: value, UpdatedAt: row.UpdatedAt}, nil
 }
+
+// Delete removes one setting, so the built-in default (or a config file)
+// applies again; removing an absent setting is not an error.
+func (r *Settings) Delete(ctx context.Context, key string) error {
+	return mapErr(r.s.W.WithContext(ctx).Where("key = ?", key).Delete(&settingRow{}).Error, "setting "+key)
+}

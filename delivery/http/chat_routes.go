@@ -1,0 +1,157 @@
+package http
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"mediateka/domain"
+	"mediateka/usecase/chat"
+)
+
+// ChatService is what POST /api/chat needs from the chat use case.
+type ChatService interface {
+	Validate(r chat.Request) error
+	Ask(ctx context.Context, r chat.Request) (chat.Answer, error)
+	Stream(ctx context.Context, r chat.Request, emit func(chat.Event) error) error
+}
+
+type chatTurnDTO struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+type chatRequestDTO struct {
+	Message string        `json:"message"`
+	History []chatTurnDTO `json:"history"`
+}
+
+// chatResponseDTO is API.md §2's answer: text equals response, model is null
+// when a plugin answered.
+type chatResponseDTO struct {
+	Response  string  `json:"response"`
+	Status    string  `json:"status"`
+	Text      string  `json:"text"`
+	HandledBy string  `json:"handled_by"`
+	Model     *string `json:"model"`
+}
+
+// The SSE data objects of API.md §2, one type per kind of event.
+type (
+	sseStatus struct {
+		Status string `json:"status"`
+	}
+	sseText struct {
+		Text string `json:"text"`
+	}
+	sseDone struct {
+		Done      bool    `json:"done"`
+		HandledBy string  `json:"handled_by"`
+		Model     *string `json:"model"`
+	}
+	sseError struct {
+		Error errorDetail `json:"error"`
+	}
+)
+
+func (s *Server) mountChat() {
+	if s.deps.Chat == nil {
+		return
+	}
+	s.app.Post("/api/chat", s.userAuth, s.chat)
+}
+
+func (s *Server) chat(c *fiber.Ctx) error {
+	var body chatRequestDTO
+	if err := parseJSON(c, &body); err != nil {
+		return err
+	}
+	u, _ := CurrentUser(c)
+	req := chat.Request{UserID: u.ID, Message: body.Message, History: make([]domain.ChatTurn, len(body.History))}
+	for i, t := range body.History {
+		req.History[i] = domain.ChatTurn{Role: t.Role, Text: t.Text}
+	}
+	if strings.Contains(c.Get(fiber.HeaderAccept), "text/event-stream") {
+		return s.chatStream(c, req)
+	}
+	ans, err := s.deps.Chat.Ask(c.UserContext(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optional(ans.Model)})
+}
+
+// chatStream answers as Server-Sent Events. A request that does not
+// validate is refused with a plain error before the stream starts; later
+// failures arrive as a data: {"error": …} event. The stream ends when the
+// answer is done, the client leaves, or the server starts shutting down.
+func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
+	if err := s.deps.Chat.Validate(req); err != nil {
+		return err
+	}
+	rid := ensureRequestID(c)
+	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	// The writer runs after this handler returns, when the request's own
+	// context is gone: the stream lives on the server's shutdown context.
+	ctx, cancel := context.WithCancel(s.opt.Shutdown)
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer cancel()
+		var writeErr error
+		err := s.deps.Chat.Stream(ctx, req, func(ev chat.Event) error {
+			writeErr = writeSSE(w, toSSE(ev))
+			return writeErr
+		})
+		if err == nil || writeErr != nil {
+			return // done, or the client left and cannot be told anything
+		}
+		if s.opt.Shutdown.Err() != nil {
+			err = domain.ErrUnavailable("unavailable", "the server is shutting down", err)
+		}
+		status, body := toResponse(err)
+		level := slog.LevelWarn
+		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
+			level = slog.LevelError
+		}
+		s.log.Log(context.Background(), level, "chat stream failed", "request_id", rid, "status", status, "err", err.Error())
+		_ = writeSSE(w, sseError{Error: body.Error})
+	})
+	return nil
+}
+
+func toSSE(ev chat.Event) any {
+	switch {
+	case ev.Done:
+		return sseDone{Done: true, HandledBy: ev.HandledBy, Model: optional(ev.Model)}
+	case ev.Status != "":
+		return sseStatus{Status: ev.Status}
+	default:
+		return sseText{Text: ev.Text}
+	}
+}
+
+// optional is nil for "", so JSON shows null.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// writeSSE writes one "data:" event and flushes it, so the client sees each
+// piece as it is produced.
+func writeSSE(w *bufio.Writer, ev any) error {
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	if _, err := w.WriteString("data: " + string(raw) + "\n\n"); err != nil {
+		return err
+	}
+	return w.Flush()
+}

@@ -1,0 +1,101 @@
+// Package ffprobe reads the streams of a media file (video, audio tracks,
+// embedded subtitles) by running ffprobe from FFmpeg, the Debian package
+// "ffmpeg". No Go wrapper of ffprobe is available here, and the program's
+// JSON output is stable, so this package runs it and decodes that output.
+package ffprobe
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"mediateka/domain"
+)
+
+// DefaultTimeout bounds one probe: ffprobe reads only the headers, so a
+// file that takes longer sits on a dead disk or share.
+const DefaultTimeout = 15 * time.Second
+
+// ErrNotInstalled is returned by New when ffprobe is not on the PATH.
+var ErrNotInstalled = errors.New("ffprobe is not installed (Debian package ffmpeg)")
+
+// Prober runs ffprobe. It is safe for concurrent use.
+type Prober struct {
+	bin     string
+	timeout time.Duration
+}
+
+// New finds ffprobe (bin, or "ffprobe" on the PATH when bin is empty).
+func New(bin string, timeout time.Duration) (*Prober, error) {
+	if bin == "" {
+		bin = "ffprobe"
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, ErrNotInstalled
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Prober{bin: path, timeout: timeout}, nil
+}
+
+// probeOutput is the part of `ffprobe -print_format json -show_streams`
+// this package reads.
+type probeOutput struct {
+	Streams []struct {
+		Index       int               `json:"index"`
+		CodecName   string            `json:"codec_name"`
+		CodecType   string            `json:"codec_type"`
+		Channels    int               `json:"channels"`
+		Tags        map[string]string `json:"tags"`
+		Disposition map[string]int    `json:"disposition"`
+	} `json:"streams"`
+}
+
+// Streams lists the streams of the file at path, in container order.
+func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	if !filepath.IsAbs(path) {
+		path = "./" + path // a relative name starting with "-" must not read as an option
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, p.bin, "-v", "error", "-print_format", "json", "-show_streams", path)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
+	}
+	var out probeOutput
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
+	}
+	streams := make([]domain.MediaStream, 0, len(out.Streams))
+	for _, s := range out.Streams {
+		streams = append(streams, domain.MediaStream{
+			Index: s.Index, Type: s.CodecType, Codec: s.CodecName, Channels: s.Channels,
+			Language: tag(s.Tags, "language"), Title: tag(s.Tags, "title"), Default: s.Disposition["default"] == 1,
+		})
+	}
+	return streams, nil
+}
+
+// tag reads a tag whatever its case (Matroska writes "language", some
+// muxers "LANGUAGE"); "und" (undetermined) counts as no language.
+func tag(tags map[string]string, name string) string {
+	for k, v := range tags {
+		if strings.EqualFold(k, name) {
+			if strings.EqualFold(v, "und") {
+				return ""
+			}
+			return v
+		}
+	}
+	return ""
+}
