@@ -3,6 +3,7 @@ package medialayer_test
 import (
 	"context"
 	"encoding/json"
+	"mediateka/repository/exectest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,9 +133,7 @@ func TestOtherMessagesPass(t *testing.T) {
 // English stereo track and English subtitles, using the real ffmpeg.
 func makeMKV(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Skip("ffmpeg is not installed (apt-get install ffmpeg)")
-	}
+	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
 	dir := t.TempDir()
 	srt := filepath.Join(dir, "en.srt")
 	require.NoError(t, os.WriteFile(srt, []byte("1\n00:00:00,000 --> 00:00:01,000\nHello\n"), 0o644))

@@ -2,6 +2,7 @@ package ffprobe_test
 
 import (
 	"context"
+	"mediateka/repository/exectest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,9 +20,7 @@ import (
 // subtitles, using the real ffmpeg.
 func makeMKV(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Skip("ffmpeg is not installed (apt-get install ffmpeg)")
-	}
+	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
 	dir := t.TempDir()
 	srt := filepath.Join(dir, "en.srt")
 	require.NoError(t, os.WriteFile(srt, []byte("1\n00:00:00,000 --> 00:00:01,000\nHello\n"), 0o644))
@@ -59,9 +58,7 @@ func TestStreamsOfARealFile(t *testing.T) {
 func TestErrors(t *testing.T) {
 	_, err := ffprobe.New("no-such-ffprobe-binary", 0)
 	assert.ErrorIs(t, err, ffprobe.ErrNotInstalled)
-	if _, err := exec.LookPath("ffprobe"); err != nil {
-		t.Skip("ffprobe is not installed")
-	}
+	exectest.Require(t, "ffmpeg", "ffprobe")
 	p, err := ffprobe.New("", 0)
 	require.NoError(t, err)
 	_, err = p.Streams(context.Background(), filepath.Join(t.TempDir(), "absent.mkv"))
