@@ -1,0 +1,275 @@
+package release
+
+import "strings"
+
+// marker is what one season/episode marker says.
+type marker struct {
+	season, episode, end  int
+	hasSeason, hasEpisode bool
+}
+
+// findEpisodes walks the tokens (inside brackets too) and reads every season
+// and episode marker: S01E02, 1x02, E01-E08, "Season 2", "2 сезон",
+// "Серии 1-8 из 10". The first season and the first episode found win; the
+// tokens a marker uses become kEpisode so they are neither title nor year.
+func (p *parsed) findEpisodes() {
+	for i := 0; i < len(p.toks); i++ {
+		k := p.toks[i].kind
+		if k != kWord && k != kNumber {
+			continue
+		}
+		n, m := p.markerAt(i)
+		if n == 0 {
+			continue
+		}
+		if m.hasEpisode && !p.hasEpisode && (p.low(i) == "episode" || p.low(i) == "эпизод") {
+			p.episodeWord = i
+		}
+		p.apply(m)
+		for j := i; j < i+n; j++ {
+			p.toks[j].kind = kEpisode
+		}
+		if p.marker < 0 && p.toks[i].group < 0 {
+			p.marker = i
+		}
+		i += n - 1
+		if m.hasEpisode {
+			i = p.episodeTotal(i)
+		}
+	}
+}
+
+// episodeInTitle undoes an "Episode 4" marker that is part of a movie
+// title: "Звёздные войны: Эпизод 4 – Новая надежда (1977)", "Star Wars
+// Episode 1 The Phantom Menace 1999". With no season anywhere and title
+// words between it and the year, it is a title, not an episode.
+func (p *parsed) episodeInTitle() {
+	i := p.episodeWord
+	if i < 0 || p.hasSeason || p.toks[i].group >= 0 || p.yearIdx <= i {
+		return
+	}
+	j := p.nextWord(i)
+	w := p.nextWord(j)
+	if j < 0 || w < 0 || w >= p.yearIdx || p.toks[w].kind != kWord || p.toks[j].kind != kEpisode {
+		return
+	}
+	p.toks[i].kind, p.toks[j].kind = kWord, kNumber
+	p.episode, p.episodeEnd, p.hasEpisode = 0, 0, false
+	if p.marker == i {
+		p.marker = -1
+	}
+}
+
+// markerAt reads a marker starting at token i and says how many tokens it used.
+func (p *parsed) markerAt(i int) (int, marker) {
+	low := p.low(i)
+	if m, ok := compactMarker(low); ok {
+		return 1, m
+	}
+	j := p.nextWord(i)
+	if j < 0 {
+		return 0, marker{}
+	}
+	next := p.low(j)
+	if isSeasonWord(low) || isEpisodeWord(low) {
+		a, b, ok := parseCount(next)
+		if !ok || p.toks[j].kind == kYear {
+			return 0, marker{}
+		}
+		return j - i + 1, countMarker(isSeasonWord(low), a, b)
+	}
+	a, b, ok := parseCount(low)
+	if !ok {
+		return 0, marker{}
+	}
+	if next == "из" || next == "of" {
+		return p.countOfTotal(i, j, a, b)
+	}
+	if !isSeasonWord(next) && !isEpisodeWord(next) {
+		return 0, marker{}
+	}
+	return j - i + 1, countMarker(isSeasonWord(next), a, b)
+}
+
+// countOfTotal reads "1-15 из 15 серий": a range, "из", the total and an
+// episode word; i is the index of the range, j that of "из". It sets the
+// total itself and says how many tokens the marker used.
+func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
+	k := p.nextWord(j)
+	if k < 0 || p.toks[k].kind != kNumber {
+		return 0, marker{}
+	}
+	w := p.nextWord(k)
+	if w < 0 || !isEpisodeWord(p.low(w)) {
+		return 0, marker{}
+	}
+	if p.total == 0 {
+		p.total = int(p.toks[k].num)
+	}
+	return w - i + 1, countMarker(false, a, b)
+}
+
+// countMarker turns "Season 2" or "Серии 1-8" into a marker.
+func countMarker(season bool, a, b int) marker {
+	if season {
+		return marker{season: a, hasSeason: a <= 99}
+	}
+	return marker{episode: a, end: b, hasEpisode: true}
+}
+
+// episodeTotal reads "из 10" / "of 10" after an episode marker ending at i
+// and returns the index of the last token it used.
+func (p *parsed) episodeTotal(i int) int {
+	j := p.nextWord(i)
+	if j < 0 || (p.low(j) != "из" && p.low(j) != "of") {
+		return i
+	}
+	k := p.nextWord(j)
+	if k < 0 || p.toks[k].kind != kNumber || p.toks[k].num > 9999 {
+		return i
+	}
+	if p.total == 0 {
+		p.total = int(p.toks[k].num)
+	}
+	p.toks[j].kind, p.toks[k].kind = kEpisode, kEpisode
+	return k
+}
+
+// apply keeps the first season and the first episode seen.
+func (p *parsed) apply(m marker) {
+	if m.hasSeason && !p.hasSeason {
+		p.season, p.hasSeason = m.season, true
+	}
+	if m.hasEpisode && !p.hasEpisode {
+		p.episode, p.episodeEnd, p.hasEpisode = m.episode, max(m.end, m.episode), true
+	}
+}
+
+// nextWord is the index of the next word after i, skipping up to two dashes
+// or commas; -1 at the end or at a bracket.
+func (p *parsed) nextWord(i int) int {
+	for j, skipped := i+1, 0; j < len(p.toks) && skipped <= 2; j++ {
+		switch p.toks[j].kind {
+		case kPunct, kDash:
+			skipped++
+		case kOpen, kClose, kSlash:
+			return -1
+		default:
+			return j
+		}
+	}
+	return -1
+}
+
+// compactMarker reads one-token markers: S01E02, S01E01-E08, S01E01E02, S01,
+// S01-S03, 1x02, 01x01-08, E05, E01-E08, EP05.
+func compactMarker(s string) (marker, bool) {
+	if len(s) < 2 {
+		return marker{}, false
+	}
+	if s[0] == 's' && isDigit(s[1]) {
+		return seasonEpisode(s[1:])
+	}
+	if s[0] == 'e' {
+		rest, lo := s[1:], 2
+		if strings.HasPrefix(rest, "p") {
+			rest, lo = rest[1:], 1
+		}
+		ep, rest, ok := leadingDigits(rest, lo, 4)
+		if !ok {
+			return marker{}, false
+		}
+		return withRange(marker{episode: ep, end: ep, hasEpisode: true}, rest)
+	}
+	season, rest, ok := leadingDigits(s, 1, 2)
+	if !ok || rest == "" || rest[0] != 'x' {
+		return marker{}, false
+	}
+	ep, rest, ok := leadingDigits(rest[1:], 1, 3)
+	if !ok {
+		return marker{}, false
+	}
+	return withRange(marker{season: season, hasSeason: true, episode: ep, end: ep, hasEpisode: true}, rest)
+}
+
+// seasonEpisode reads what follows the "s" of S01E02 and friends.
+func seasonEpisode(s string) (marker, bool) {
+	season, rest, ok := leadingDigits(s, 1, 2)
+	if !ok {
+		return marker{}, false
+	}
+	m := marker{season: season, hasSeason: true}
+	switch {
+	case rest == "":
+		return m, true
+	case rest[0] == '-': // a season range: S01-S03, S01-03
+		_, tail, ok := leadingDigits(strings.TrimPrefix(rest[1:], "s"), 1, 2)
+		return m, ok && tail == ""
+	case rest[0] != 'e':
+		return marker{}, false
+	}
+	ep, rest, ok := leadingDigits(rest[1:], 1, 4)
+	if !ok {
+		return marker{}, false
+	}
+	m.episode, m.end, m.hasEpisode = ep, ep, true
+	return withRange(m, rest)
+}
+
+// withRange reads the end of an episode range: -E08, -08, E02, -EP08.
+func withRange(m marker, rest string) (marker, bool) {
+	if rest == "" {
+		return m, true
+	}
+	rest = strings.TrimPrefix(rest, "-")
+	if strings.HasPrefix(rest, "ep") {
+		rest = rest[2:]
+	} else {
+		rest = strings.TrimPrefix(rest, "e")
+	}
+	end, tail, ok := leadingDigits(rest, 1, 4)
+	if !ok || tail != "" {
+		return marker{}, false
+	}
+	if end > m.episode {
+		m.end = end
+	}
+	return m, true
+}
+
+// parseCount reads the number next to a season or episode word: "2",
+// "1-8", "2-й", "2-ой".
+func parseCount(s string) (a, b int, ok bool) {
+	a, rest, ok := leadingDigits(s, 1, 4)
+	if !ok {
+		return 0, 0, false
+	}
+	switch rest {
+	case "", "-й", "й", "-ой", "-ий", "-ый", "-я", "я", "-ая", "th", "st", "nd", "rd":
+		return a, a, true
+	}
+	if rest[0] != '-' {
+		return 0, 0, false
+	}
+	b, rest, ok = leadingDigits(rest[1:], 1, 4)
+	if !ok || rest != "" {
+		return 0, 0, false
+	}
+	return a, max(a, b), true
+}
+
+func isSeasonWord(low string) bool {
+	switch low {
+	case "season", "seasons", "сезон", "сезона", "сезоны", "сезонов":
+		return true
+	}
+	return false
+}
+
+func isEpisodeWord(low string) bool {
+	switch low {
+	case "episode", "episodes", "ep", "серия", "серии", "серий", "эпизод", "эпизоды", "эп", "выпуск", "выпуски":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+package release
+
+import (
+	"strings"
+	"unicode"
+
+	"mediateka/domain"
+)
+
+// folders is what the folders above a file say about it.
+type folders struct {
+	category string  // nearest category folder's slug
+	season   *parsed // nearest of the two lowest folders with a season
+	series   *parsed // the folder that names the series of that season
+	nearest  *parsed // the file's own folder, when it names a work
+}
+
+// readFolders reads the parents, nearest first. Only the lowest levels are
+// parsed as release names, and only when needed: the file's own folder, a
+// season folder right above the file or one level higher (with an extras
+// folder between), and the folder above a bare season folder. Levels up to
+// maxParents are checked for a category, nearest first, until one matches.
+func readFolders(parents []string, maxYear int) folders {
+	f := folderReader{names: parents[:min(len(parents), maxParents)], maxYear: maxYear}
+	var d folders
+	for i := range f.names {
+		if d.category = f.category(i); d.category != "" {
+			break
+		}
+	}
+	if f.named(0) {
+		d.nearest = f.read(0)
+	}
+	for i := 0; i < 2 && i < len(f.names); i++ {
+		if !maySeason(f.names[i]) || !f.read(i).hasSeason {
+			continue
+		}
+		d.season = f.read(i)
+		switch {
+		case f.named(i):
+			d.series = f.read(i)
+		case f.named(i + 1):
+			d.series = f.read(i + 1)
+		}
+		break
+	}
+	return d
+}
+
+// folderReader parses folder names and looks up their categories at most
+// once each, since both are asked for more than once.
+type folderReader struct {
+	names   []string
+	maxYear int
+	parsed  [3]*parsed
+	cats    [maxParents]string
+	catDone [maxParents]bool
+}
+
+// read parses folder i, one of the three lowest; nil beyond them.
+func (f *folderReader) read(i int) *parsed {
+	if i >= len(f.names) || i >= len(f.parsed) {
+		return nil
+	}
+	if f.parsed[i] == nil {
+		f.parsed[i] = readFolder(f.names[i], f.maxYear)
+	}
+	return f.parsed[i]
+}
+
+// category is folder i's category slug, "" for none or a generic shelf.
+func (f *folderReader) category(i int) string {
+	if !f.catDone[i] {
+		f.catDone[i] = true
+		if !isGeneric(f.names[i]) {
+			f.cats[i] = categoryFor(f.names[i])
+		}
+	}
+	return f.cats[i]
+}
+
+// named reports whether folder i names a work: it has a title and is no
+// category, no generic shelf ("Сериалы", "Movies", "Downloads") and no bare
+// season folder.
+func (f *folderReader) named(i int) bool {
+	if i >= len(f.names) || i >= len(f.parsed) || isGeneric(f.names[i]) {
+		return false
+	}
+	return f.category(i) == "" && f.read(i).display() != ""
+}
+
+// maySeason is a cheap test before parsing a folder for a season: every
+// season marker has a digit in it, except a specials folder's name.
+func maySeason(name string) bool {
+	return strings.ContainsAny(name, "0123456789") || isSpecials(name)
+}
+
+// readFolder parses one folder name; "Specials" and its kin are season 0.
+func readFolder(name string, maxYear int) *parsed {
+	p := parseName(name, false, maxYear)
+	if isSpecials(name) {
+		p.season, p.hasSeason = 0, true
+		p.titleRu, p.titleOrig, p.titleRaw = "", "", ""
+	}
+	return p
+}
+
+// maxAliasBytes bounds the length of a category alias, so long folder
+// names skip the category lookup.
+const maxAliasBytes = 48
+
+// categoryFor maps a folder name to a category slug, also trying it without
+// a leading number and with underscores and dots as spaces ("01. Боевики",
+// "Sci_Fi", "Science.Fiction").
+func categoryFor(name string) string {
+	name = strings.TrimLeftFunc(strings.TrimSpace(name), func(r rune) bool {
+		return unicode.IsDigit(r) || unicode.IsSpace(r) || unicode.IsPunct(r)
+	})
+	if name == "" || len(name) > maxAliasBytes || strings.ContainsAny(name, "0123456789()[]{}") {
+		return ""
+	}
+	if c := domain.CategoryForName(name); c != "" || !strings.ContainsAny(name, "._") {
+		return c
+	}
+	return domain.CategoryForName(strings.Join(strings.FieldsFunc(name, func(r rune) bool {
+		return r == '_' || r == '.' || unicode.IsSpace(r)
+	}), " "))
+}
+
+// isGeneric lists shelf folders that name no work.
+func isGeneric(name string) bool {
+	if len(name) > 24 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "movies", "movie", "films", "film", "фильмы", "фильм", "кино", "кинофильмы",
+		"сериалы", "сериал", "series", "tv", "tv series", "serials", "мультсериалы",
+		"video", "videos", "видео", "media", "медиа", "downloads", "download", "загрузки",
+		"torrents", "торренты", "complete", "new", "новое", "extras", "bonus", "бонусы",
+		"featurettes", "subs", "subtitles", "sample", "video_ts", "bdmv", "stream":
+		return true
+	}
+	return false
+}
+
+// isSpecials recognises folders of specials, filed as season 0.
+func isSpecials(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "specials", "special", "спецвыпуски", "спецвыпуск", "спешлы", "season 0", "сезон 0":
+		return true
+	}
+	return false
+}
+
+// fold reduces a title to lower-case letters and digits, ё as е, for
+// comparing titles written differently.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r == 'ё':
+			b.WriteRune('е')
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

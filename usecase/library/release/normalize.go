@@ -1,0 +1,171 @@
+package release
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Limits that keep the parser's work bounded whatever a disk throws at it.
+const (
+	maxNameBytes = 512 // longer names are cut; real release names are shorter
+	maxTokens    = 96  // tokens past this are ignored
+	maxParents   = 16  // folder levels looked at for a category
+)
+
+// normalize turns a raw name into the single-spaced form the tokenizer reads:
+// valid UTF-8 in NFC (macOS writes names decomposed), the video extension of a
+// file dropped, underscores and (in dotted scene names) dots turned into
+// spaces, every dash variant written as '-', control and format characters gone.
+func normalize(name string, file bool) string {
+	if len(name) > maxNameBytes {
+		name = name[:maxNameBytes]
+	}
+	name = norm.NFC.String(strings.ToValidUTF8(name, ""))
+	if file {
+		name = stripExt(name)
+	}
+	replaceDots := dotsAreSpaces(name)
+	if isClean(name, replaceDots) {
+		return name
+	}
+	var b strings.Builder
+	b.Grow(len(name))
+	space := true // drops leading spaces and collapses runs
+	for i, r := range name {
+		switch {
+		case r == '_' || unicode.IsSpace(r) || unicode.IsControl(r),
+			r == '.' && replaceDots && !keepDot(name, i):
+			if !space {
+				b.WriteByte(' ')
+				space = true
+			}
+			continue
+		case r < 0x80:
+			b.WriteByte(byte(r))
+		case unicode.Is(unicode.Cf, r) || r == '\uFFFD':
+			continue
+		case isDashVariant(r):
+			b.WriteByte('-')
+		default:
+			b.WriteRune(r)
+		}
+		space = false
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// isClean reports whether normalize would leave name as it is, which is
+// the common case and saves building a copy.
+func isClean(name string, replaceDots bool) bool {
+	if name == "" || name[0] == ' ' || name[len(name)-1] == ' ' {
+		return name == ""
+	}
+	for i, r := range name {
+		switch {
+		case r == ' ':
+			if name[i+1] == ' ' {
+				return false
+			}
+		case r == '_' || r == '.' && replaceDots || r < 0x20 || r == 0x7f:
+			return false
+		case r >= 0x80 && (unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
+			r == '\uFFFD' || isDashVariant(r)):
+			return false
+		}
+	}
+	return true
+}
+
+func isDashVariant(r rune) bool {
+	return r == '–' || r == '—' || r == '‒' || r == '−' || r == '‐'
+}
+
+// stripExt drops a known media extension, so ".mkv" never reaches the tokens
+// while "Dr.No" or "Movie.1999" keep their last part.
+func stripExt(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 || len(name)-i > 8 {
+		return name
+	}
+	switch strings.ToLower(name[i+1:]) {
+	case "mkv", "mp4", "m4v", "avi", "mov", "wmv", "ts", "m2ts", "mts", "mpg", "mpeg",
+		"vob", "webm", "flv", "3gp", "divx", "ogm", "ogv", "rm", "rmvb", "iso", "asf",
+		"f4v", "torrent":
+		return name[:i]
+	}
+	return name
+}
+
+// dotsAreSpaces reports whether dots separate words, as in scene names
+// (The.Matrix.1999), rather than sit inside a spaced title (House M.D.).
+func dotsAreSpaces(s string) bool {
+	dots, spaces := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '_':
+			spaces++
+		case '.':
+			if i > 0 && i < len(s)-1 && s[i-1] != '.' && s[i+1] != '.' && s[i-1] != ' ' && s[i+1] != ' ' {
+				dots++
+			}
+		}
+	}
+	return dots > 0 && dots >= spaces
+}
+
+// keepDot reports whether the dot at i belongs to a tag that needs it:
+// H.264/H.265 and audio channel counts such as DD5.1 or AAC2.0.
+func keepDot(s string, i int) bool {
+	if i < 1 || i+1 >= len(s) {
+		return false
+	}
+	prev, next := s[i-1], s[i+1]
+	if (prev == 'h' || prev == 'H') && (i < 2 || !isASCIILetter(s[i-2])) && strings.HasPrefix(s[i+1:], "26") {
+		return true
+	}
+	if isDigit(prev) && isDigit(next) && i >= 2 && isASCIILetter(s[i-2]) {
+		return i+2 >= len(s) || !isDigit(s[i+2])
+	}
+	return false
+}
+
+func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// atoi reads a short run of ASCII digits; callers check allDigits and length
+// first, so there is no overflow to care about.
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+// leadingDigits splits s into its leading digits' value and the rest, failing
+// when the run is shorter than lo or longer than hi digits.
+func leadingDigits(s string, lo, hi int) (int, string, bool) {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	if n < lo || n > hi {
+		return 0, s, false
+	}
+	return atoi(s[:n]), s[n:], true
+}

@@ -1,0 +1,240 @@
+package release
+
+import "strings"
+
+// junkCat says what a release tag describes.
+type junkCat uint8
+
+const (
+	catNone    junkCat = iota
+	catQuality         // 1080p, 2160p …
+	catSource          // BluRay, WEB-DL …
+	catCodec           // x264, HEVC …
+	catTag             // audio, HDR, language, edition, tracker
+	catStudio          // a dubbing studio or release team (LostFilm …)
+)
+
+// lookupTag names a lower-case word as a release tag and gives its usual
+// spelling. Weak tags are also ordinary English words ("web", "proper"), so
+// they count only when written in capitals, the way scene names write them.
+func lookupTag(low string) (cat junkCat, canon string, weak bool) {
+	if q := qualityFor(low); q != "" {
+		return catQuality, q, false
+	}
+	if s := sourceFor(low); s != "" {
+		return catSource, s, low == "web" || low == "bd"
+	}
+	if c := codecFor(low); c != "" {
+		return catCodec, c, false
+	}
+	if s := studioFor(low); s != "" {
+		return catStudio, s, false
+	}
+	return tagFor(low)
+}
+
+// qualityFor reads a resolution tag: 1080p, 720P, 1080i, 4K, 1920x1080.
+func qualityFor(low string) string {
+	switch low {
+	case "4k", "uhd", "2160p":
+		return "2160p"
+	case "fullhd", "fhd":
+		return "1080p"
+	}
+	n := len(low)
+	if n >= 4 && n <= 5 && (low[n-1] == 'p' || low[n-1] == 'i') && allDigits(low[:n-1]) {
+		switch atoi(low[:n-1]) {
+		case 240, 360, 480, 540, 576, 720, 1080, 1440, 2160, 4320:
+			return low
+		}
+		return ""
+	}
+	x := strings.IndexByte(low, 'x')
+	if x < 3 || x > 4 || !allDigits(low[:x]) || !allDigits(low[x+1:]) || n-x-1 < 3 || n-x-1 > 4 {
+		return ""
+	}
+	switch h := atoi(low[x+1:]); {
+	case h >= 2000:
+		return "2160p"
+	case h >= 1000:
+		return "1080p"
+	case h >= 700:
+		return "720p"
+	case h >= 560:
+		return "576p"
+	case h >= 400:
+		return "480p"
+	}
+	return ""
+}
+
+// sourceFor names where a release was taken from.
+func sourceFor(low string) string {
+	switch low {
+	case "bluray", "blu-ray", "bd", "bdmv":
+		return "BluRay"
+	case "bdrip", "bd-rip":
+		return "BDRip"
+	case "brrip":
+		return "BRRip"
+	case "bdremux", "remux", "bd-remux":
+		return "BDRemux"
+	case "web-dl", "webdl":
+		return "WEB-DL"
+	case "web-dlrip", "webdlrip", "web-dl-rip":
+		return "WEB-DLRip"
+	case "webrip", "web-rip":
+		return "WEBRip"
+	case "web":
+		return "WEB"
+	case "hdtv":
+		return "HDTV"
+	case "hdtvrip", "hdtv-rip":
+		return "HDTVRip"
+	case "dvdrip", "dvd-rip":
+		return "DVDRip"
+	case "dvd", "dvd5", "dvd9", "dvdr":
+		return "DVD"
+	case "hdrip", "hd-rip":
+		return "HDRip"
+	case "tvrip", "tv-rip":
+		return "TVRip"
+	case "satrip", "sat-rip":
+		return "SATRip"
+	case "iptvrip":
+		return "IPTVRip"
+	case "camrip":
+		return "CAMRip"
+	case "dvdscr", "screener":
+		return "DVDScr"
+	case "telesync":
+		return "TS"
+	case "vhsrip":
+		return "VHSRip"
+	}
+	return ""
+}
+
+// codecFor names a video codec.
+func codecFor(low string) string {
+	switch low {
+	case "x264":
+		return "x264"
+	case "x265":
+		return "x265"
+	case "h264", "h.264":
+		return "H.264"
+	case "h265", "h.265":
+		return "H.265"
+	case "hevc":
+		return "HEVC"
+	case "avc":
+		return "AVC"
+	case "xvid":
+		return "XviD"
+	case "divx":
+		return "DivX"
+	case "av1":
+		return "AV1"
+	case "vp9":
+		return "VP9"
+	case "mpeg2", "mpeg-2":
+		return "MPEG-2"
+	case "vc1", "vc-1":
+		return "VC-1"
+	}
+	return ""
+}
+
+// studioFor names a dubbing studio or release team whose tag follows a title.
+func studioFor(low string) string {
+	switch low {
+	case "lostfilm", "lostfilm.tv", "lostfilmtv":
+		return "LostFilm"
+	case "newstudio", "newstudio.tv":
+		return "NewStudio"
+	case "alexfilm":
+		return "AlexFilm"
+	case "coldfilm":
+		return "ColdFilm"
+	case "baibako", "baibako.tv":
+		return "BaibaKo"
+	case "kerob":
+		return "Kerob"
+	case "hdrezka", "rezka":
+		return "HDRezka"
+	case "jaskier":
+		return "Jaskier"
+	case "amedia":
+		return "Amedia"
+	case "novafilm", "novafilm.tv":
+		return "NovaFilm"
+	case "ideafilm":
+		return "IdeaFilm"
+	}
+	return ""
+}
+
+// tagFor names the other tags worth keeping: audio, HDR, language and dub,
+// edition, streaming service, tracker.
+func tagFor(low string) (junkCat, string, bool) {
+	if c := audioTag(low); c != "" {
+		return catTag, c, false
+	}
+	if c, weak := editionTag(low); c != "" {
+		return catTag, c, weak
+	}
+	switch low {
+	case "hdr", "hdr10", "hdr10+", "sdr":
+		return catTag, strings.ToUpper(low), false
+	case "dovi":
+		return catTag, "DV", false
+	case "dv":
+		return catTag, "DV", true
+	case "10bit", "10-bit", "hi10p":
+		return catTag, "10bit", false
+	case "rus", "eng", "ukr":
+		return catTag, strings.ToUpper(low[:1]) + low[1:], false
+	case "mvo", "dvo", "avo":
+		return catTag, strings.ToUpper(low), false
+	case "sub", "subs", "dub", "vo", "multi", "dual":
+		return catTag, strings.ToUpper(low[:1]) + low[1:], true
+	case "дубляж", "дублированный", "многоголосый", "двухголосый", "одноголосый", "субтитры", "лицензия":
+		return catTag, low, false
+	case "rutracker", "rutracker.org", "rutor", "kinozal", "nnm-club", "nnmclub":
+		return catTag, strings.TrimSuffix(low, ".org"), false
+	}
+	return catNone, "", false
+}
+
+// audioTag names an audio format or channel layout.
+func audioTag(low string) string {
+	switch low {
+	case "aac", "ac3", "eac3", "dts", "dts-hd", "flac", "mp3", "lpcm", "ddp", "dd+",
+		"dd5.1", "ddp5.1", "dd2.0", "aac2.0", "5.1", "7.1":
+		return strings.ToUpper(low)
+	case "truehd":
+		return "TrueHD"
+	case "atmos":
+		return "Atmos"
+	}
+	return ""
+}
+
+// editionTag names a release edition or a streaming service. All of them
+// but REPACK and the services' codes are English words, hence weak.
+func editionTag(low string) (string, bool) {
+	switch low {
+	case "repack", "amzn", "dsnp", "hmax", "atvp":
+		return strings.ToUpper(low), false
+	case "proper", "extended", "unrated", "remastered", "uncut", "imax", "hybrid",
+		"limited", "internal", "theatrical", "complete", "nf":
+		return strings.ToUpper(low), true
+	}
+	return "", false
+}
+
+// isUpper reports whether s has no lower-case letters.
+func isUpper(s string) bool {
+	return strings.ToUpper(s) == s
+}
