@@ -1,0 +1,185 @@
+package library
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"mediateka/domain"
+)
+
+// knownRec is a record as the database had it when the scan began; seen
+// is set when the walk meets its file.
+type knownRec struct {
+	m    domain.Media
+	seen atomic.Bool
+}
+
+// scanRun is one scan from begin to finish.
+type scanRun struct {
+	s        *Service
+	ctx      context.Context
+	id       string
+	targets  []target
+	unlock   func()
+	progress func(Status)
+	// known holds every record under the roots of the targets, so series
+	// and seasons shared with folders outside the targets are found too.
+	known map[string]*knownRec
+
+	mu   sync.Mutex
+	kept []string // paths the walk could not read: their records stay as they are
+}
+
+// execute runs the scan and records its outcome.
+func (r *scanRun) execute() {
+	defer r.unlock()
+	stop := r.reportProgress()
+	err := r.scan()
+	stop()
+	r.s.finish(r, err)
+}
+
+// scan runs the phases: load what the database knows, walk → plan → write
+// as a pipeline, then (only after a complete walk) mark vanished files
+// missing and refresh what series and seasons derive from their children.
+func (r *scanRun) scan() error {
+	if err := r.loadKnown(); err != nil {
+		return err
+	}
+	listings := make(chan listing, 64)
+	jobs := make(chan []job, 64)
+	g, ctx := errgroup.WithContext(r.ctx)
+	g.Go(func() error { newWalker(r, listings).walk(ctx, r.s.opt.Walkers); return nil })
+	pl := newPlanner(r)
+	var planners sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		planners.Go(func() { r.planAll(ctx, pl, listings, jobs) })
+	}
+	g.Go(func() error { planners.Wait(); close(jobs); return nil })
+	g.Go(func() error { return newWriter(r).consume(ctx, jobs) })
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	if err := r.markMissing(); err != nil {
+		return err
+	}
+	if n, err := r.s.store.Reconcile(r.ctx); err != nil {
+		return err
+	} else if n > 0 {
+		r.s.changed()
+	}
+	return nil
+}
+
+func (r *scanRun) planAll(ctx context.Context, pl *planner, in <-chan listing, out chan<- []job) {
+	for l := range in {
+		if ctx.Err() != nil {
+			continue // drain: the walker closes the channel when it stops
+		}
+		r.s.update(func(st *Status) { st.FilesSeen += len(l.files) })
+		if js := pl.plan(l); len(js) > 0 {
+			select {
+			case out <- js:
+			case <-ctx.Done():
+			}
+		}
+	}
+}
+
+func (r *scanRun) loadKnown() error {
+	roots := map[string]bool{}
+	var prefixes []string
+	for _, t := range r.targets {
+		if !roots[t.root.Path] {
+			roots[t.root.Path] = true
+			prefixes = append(prefixes, t.root.Path)
+		}
+	}
+	r.known = map[string]*knownRec{}
+	return r.s.store.ScanState(r.ctx, prefixes, func(m domain.Media) error {
+		r.known[m.Path] = &knownRec{m: m}
+		return nil
+	})
+}
+
+// markMissing marks the files under the targets that the walk did not
+// meet, except under folders it could not read.
+func (r *scanRun) markMissing() error {
+	var ids []int64
+	for p, k := range r.known {
+		if !k.m.HasFile() || k.seen.Load() || k.m.Status == domain.StatusMissing || r.isKept(p) || !r.inTargets(p) {
+			continue
+		}
+		ids = append(ids, k.m.ID)
+	}
+	n, err := r.s.store.MarkMissing(r.ctx, ids)
+	r.s.update(func(st *Status) { st.Missing += n })
+	if n > 0 {
+		r.s.changed()
+	}
+	return err
+}
+
+func (r *scanRun) inTargets(p string) bool {
+	for _, t := range r.targets {
+		if within(t.path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fail records a path the walk could not read and keeps its records.
+func (r *scanRun) fail(path string, err error) {
+	r.s.addError(path, describeFSError(err))
+	r.keep(path)
+}
+
+func (r *scanRun) keep(path string) {
+	r.mu.Lock()
+	r.kept = append(r.kept, path)
+	r.mu.Unlock()
+}
+
+func (r *scanRun) isKept(p string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range r.kept {
+		if within(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportProgress publishes scan_progress (and calls the progress callback)
+// while the scan runs; the returned func stops it.
+func (r *scanRun) reportProgress() func() {
+	t := time.NewTicker(r.s.opt.ProgressEvery)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-t.C:
+				st := r.s.ScanStatus()
+				r.s.publish(domain.EventScanProgress, map[string]any{"scan_id": st.ScanID, "files_seen": st.FilesSeen,
+					"added": st.Added, "updated": st.Updated, "current_path": st.CurrentPath})
+				if r.progress != nil {
+					r.progress(st)
+				}
+			case <-done:
+				return
+			}
+		}
+	})
+	return func() { close(done); wg.Wait(); t.Stop() }
+}
