@@ -54,7 +54,7 @@ func (r *scanRun) scan() error {
 	listings := make(chan listing, 64)
 	jobs := make(chan []job, 64)
 	g, ctx := errgroup.WithContext(r.ctx)
-	g.Go(func() error { newWalker(r, listings).walk(ctx, r.s.opt.Walkers); return nil })
+	g.Go(func() error { newWalker(r.s.fs, r.targets, r, listings).walk(ctx, r.s.opt.Walkers); return nil })
 	pl := newPlanner(r)
 	var planners sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -140,14 +140,14 @@ func (r *scanRun) inTargets(p string) bool {
 // fail records a path the walk could not read and keeps its records.
 func (r *scanRun) fail(path string, err error) {
 	r.s.addError(path, describeFSError(err))
-	r.keep(path)
-}
-
-func (r *scanRun) keep(path string) {
 	r.mu.Lock()
 	r.kept = append(r.kept, path)
 	r.mu.Unlock()
 }
+
+func (r *scanRun) problem(path, what string) { r.s.addError(path, what) }
+
+func (r *scanRun) reading(path string) { r.s.update(func(st *Status) { st.CurrentPath = path }) }
 
 func (r *scanRun) isKept(p string) bool {
 	r.mu.Lock()

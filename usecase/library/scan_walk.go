@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,9 @@ import (
 
 // maxDepth stops a walk that goes deeper than any real library does.
 const maxDepth = 48
+
+// errTooDeep reports a folder below maxDepth.
+var errTooDeep = errors.New("folders nested too deep")
 
 // videoExts are the containers the scanner catalogues.
 func isVideo(name string) bool {
@@ -56,12 +60,25 @@ type dirJob struct {
 	depth int
 }
 
+// walkSink hears what the walk could not read, and where it is.
+type walkSink interface {
+	// fail reports a path that could not be read; nothing under it may be
+	// taken as gone.
+	fail(path string, err error)
+	// problem reports something skipped on purpose (a loop, too deep).
+	problem(path, what string)
+	// reading says which folder is being read now.
+	reading(path string)
+}
+
 // walker reads folders with bounded concurrency. Jobs wait in an unbounded
 // queue (a worker that finds subfolders must never block on a full
 // channel), while listings go out through a bounded channel, which is the
 // back-pressure on the walk.
 type walker struct {
-	run     *scanRun
+	fs      FileSystem
+	targets []target
+	sink    walkSink
 	out     chan<- listing
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -72,8 +89,8 @@ type walker struct {
 	followed map[string]bool
 }
 
-func newWalker(run *scanRun, out chan<- listing) *walker {
-	w := &walker{run: run, out: out, followed: map[string]bool{}}
+func newWalker(fsys FileSystem, targets []target, sink walkSink, out chan<- listing) *walker {
+	w := &walker{fs: fsys, targets: targets, sink: sink, out: out, followed: map[string]bool{}}
 	w.cond = sync.NewCond(&w.mu)
 	return w
 }
@@ -81,15 +98,15 @@ func newWalker(run *scanRun, out chan<- listing) *walker {
 // walk reads every target and closes out when done or cancelled.
 func (w *walker) walk(ctx context.Context, workers int) {
 	defer close(w.out)
-	for i := range w.run.targets {
-		t := &w.run.targets[i]
+	for i := range w.targets {
+		t := &w.targets[i]
 		if t.isFile {
 			w.emitFile(ctx, t)
 			continue
 		}
-		real, err := w.run.s.fs.RealPath(t.path)
+		real, err := w.fs.RealPath(t.path)
 		if err != nil {
-			w.run.fail(t.path, err)
+			w.sink.fail(t.path, err)
 			continue
 		}
 		w.followed[real] = true
@@ -149,10 +166,10 @@ func (w *walker) work(ctx context.Context) {
 
 // read lists one folder: subfolders become jobs, video files a listing.
 func (w *walker) read(ctx context.Context, j dirJob) {
-	w.run.s.update(func(st *Status) { st.CurrentPath = j.path })
-	entries, err := w.run.s.fs.ReadDir(j.path)
+	w.sink.reading(j.path)
+	entries, err := w.fs.ReadDir(j.path)
 	if err != nil {
-		w.run.fail(j.path, err)
+		w.sink.fail(j.path, err)
 		return
 	}
 	l := listing{dir: j.path, tgt: j.tgt}
@@ -170,7 +187,7 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 			if info, err := e.Info(); err == nil {
 				l.files = append(l.files, fileEntry{path: p, size: info.Size(), mtime: info.ModTime()})
 			} else {
-				w.run.fail(p, err)
+				w.sink.fail(p, err)
 			}
 		}
 	}
@@ -184,8 +201,7 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 
 func (w *walker) subdir(parent dirJob, p, real string) {
 	if parent.depth+1 > maxDepth {
-		w.run.s.addError(p, "folders nested too deep")
-		w.run.keep(p)
+		w.sink.fail(p, errTooDeep)
 		return
 	}
 	w.push(dirJob{path: p, real: real, tgt: parent.tgt, depth: parent.depth + 1})
@@ -195,9 +211,9 @@ func (w *walker) subdir(parent dirJob, p, real string) {
 // walked unless that folder is already part of the walk (a link into the
 // library) or contains the link (a loop, reported as an error).
 func (w *walker) symlink(parent dirJob, p, name string, l *listing) {
-	info, err := w.run.s.fs.Stat(p)
+	info, err := w.fs.Stat(p)
 	if err != nil {
-		w.run.fail(p, err)
+		w.sink.fail(p, err)
 		return
 	}
 	if !info.IsDir() {
@@ -206,13 +222,13 @@ func (w *walker) symlink(parent dirJob, p, name string, l *listing) {
 		}
 		return
 	}
-	real, err := w.run.s.fs.RealPath(p)
+	real, err := w.fs.RealPath(p)
 	if err != nil {
-		w.run.fail(p, err)
+		w.sink.fail(p, err)
 		return
 	}
 	if within(real, parent.real) {
-		w.run.s.addError(p, "symbolic link loop: it points to a folder that contains it")
+		w.sink.problem(p, "symbolic link loop: it points to a folder that contains it")
 		return
 	}
 	w.mu.Lock()
@@ -237,9 +253,9 @@ func (w *walker) insideFollowed(real string) bool {
 
 // emitFile sends a target that is a single video file.
 func (w *walker) emitFile(ctx context.Context, t *target) {
-	info, err := w.run.s.fs.Stat(t.path)
+	info, err := w.fs.Stat(t.path)
 	if err != nil {
-		w.run.fail(t.path, err)
+		w.sink.fail(t.path, err)
 		return
 	}
 	l := listing{dir: filepath.Dir(t.path), tgt: t,
