@@ -61,7 +61,9 @@ func (s *Service) Subtitles(ctx context.Context, id int64) ([]Subtitle, error) {
 			}
 		}
 	}
-	sort.Slice(paths, func(i, j int) bool { return filepath.Base(paths[i]) < filepath.Base(paths[j]) || (filepath.Base(paths[i]) == filepath.Base(paths[j]) && paths[i] < paths[j]) })
+	sort.Slice(paths, func(i, j int) bool {
+		return filepath.Base(paths[i]) < filepath.Base(paths[j]) || (filepath.Base(paths[i]) == filepath.Base(paths[j]) && paths[i] < paths[j])
+	})
 	out := make([]Subtitle, 0, len(paths))
 	for i, p := range paths {
 		lang, label := describeSubtitle(filepath.Base(p), base)
