@@ -1,12 +1,22 @@
 package domain
 
-import "time"
+import (
+	"io"
+	"time"
+)
 
 // Root is one library folder of search_dirs.json. Disk is the name shown as
 // media.disk_name for everything found under it.
 type Root struct {
 	Path string
 	Disk string
+}
+
+// FileReader is an open file read by offset: a stream serving a Range, or
+// the duplicate search reading parts of a video.
+type FileReader interface {
+	io.ReaderAt
+	io.Closer
 }
 
 // MediaFilter selects catalogue entries. Empty fields do not filter.

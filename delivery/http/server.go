@@ -30,8 +30,11 @@ type GoogleSignIn interface {
 // Deps are the use cases the routes call. A nil optional dependency leaves
 // its routes answering 404, never a fake 200.
 type Deps struct {
-	Auth   Authenticator
-	Google GoogleSignIn
+	Auth    Authenticator
+	Google  GoogleSignIn
+	Catalog Catalog
+	Library Library
+	Events  EventSource
 }
 
 // Options configure the server.
@@ -97,6 +100,9 @@ func (s *Server) RequireAdmin() fiber.Handler { return requireAdmin }
 func (s *Server) routes() {
 	s.app.Get("/healthz", s.healthz)
 	s.mountAuth(s.app.Group("/api/auth"))
+	s.mountMedia(s.app)
+	s.mountMediaAdmin(s.app)
+	s.mountEvents(s.app)
 	s.mountPages()
 }
 

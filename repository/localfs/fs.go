@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"mediateka/usecase/library"
+	"mediateka/domain"
 )
 
 // FS is the operating system's file system.
@@ -25,7 +25,7 @@ func (FS) Stat(path string) (fs.FileInfo, error) { return os.Stat(path) }
 func (FS) RealPath(path string) (string, error) { return filepath.EvalSymlinks(path) }
 
 // Open opens a file for reading.
-func (FS) Open(path string) (library.File, error) { return os.Open(path) }
+func (FS) Open(path string) (domain.FileReader, error) { return os.Open(path) }
 
 // ReadFile reads a whole (small) file.
 func (FS) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -113,6 +113,21 @@ func (r *Media) Count(ctx context.Context, f domain.MediaFilter) (int64, error) 
 	return n, nil
 }
 
+// Version names the state of the media table: the time of its last write.
+// It changes whenever any process writes a record, so caches can tell they
+// are stale with one indexed lookup.
+func (r *Media) Version(ctx context.Context) (string, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return "", err
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(updated_at), '') FROM media`).Scan(&v); err != nil {
+		return "", fmt.Errorf("read media version: %w", err)
+	}
+	return v, nil
+}
+
 // CountByType returns the number of records per media type and status.
 func (r *Media) CountByType(ctx context.Context) (map[string]map[string]int, error) {
 	db, err := r.readDB()

@@ -7,7 +7,9 @@ import "gorm.io/gorm"
 // for incremental scans, a partial content hash for duplicate detection, the
 // fields a person edited (a JSON array) so scans never overwrite them, the
 // normalised titles the files filter searches, and timestamps. The indexes
-// serve the catalogue filters and the duplicate search by size.
+// serve the catalogue filters, the duplicate search by size, and the cheap
+// "what changed last" question caches ask (another process, such as
+// `mediateka scan`, may have written).
 func migrateLibrary(tx *gorm.DB) error {
 	return execAll(tx,
 		`ALTER TABLE media ADD COLUMN size INTEGER`,
@@ -21,5 +23,6 @@ func migrateLibrary(tx *gorm.DB) error {
 		`CREATE INDEX idx_media_category ON media(main_category)`,
 		`CREATE INDEX idx_media_disk ON media(disk_name)`,
 		`CREATE INDEX idx_media_size ON media(size) WHERE size IS NOT NULL`,
+		`CREATE INDEX idx_media_updated ON media(updated_at)`,
 	)
 }

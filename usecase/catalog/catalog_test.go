@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,6 +156,34 @@ func TestIndexFollowsChanges(t *testing.T) {
 	require.ErrorIs(t, err, domain.ErrMediaNotFound)
 	e.add(rec{path: "/m/2", title: "Solaris", typ: "movie", year: 1972})
 	tm, err := e.svc.ByTitle(context.Background(), "solaris", "")
+	require.NoError(t, err)
+	assert.Equal(t, "Solaris", tm.Match.Title)
+}
+
+func TestIndexNoticesWritesOfAnotherProcess(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	svc := catalog.New(e.media, e.media, localfs.FS{}, catalog.Options{Now: clock})
+	t.Cleanup(svc.Close)
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995})
+	_, err := svc.ByTitle(context.Background(), "heat", "")
+	require.NoError(t, err)
+	// The command-line scan writes through its own store and never tells
+	// this service.
+	other, err := sqlstore.Open(context.Background(), filepath.Join(e.dir, "db", "test.db"))
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = sqlstore.NewMedia(other, textmatch.Normalize).ApplyScan(context.Background(),
+		[]domain.MediaChange{{Media: domain.Media{DiskName: "d", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"}}})
+	require.NoError(t, err)
+	_, err = svc.ByTitle(context.Background(), "solaris", "")
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound, "within a second the index may be stale")
+	mu.Lock()
+	now = now.Add(2 * time.Second)
+	mu.Unlock()
+	tm, err := svc.ByTitle(context.Background(), "solaris", "")
 	require.NoError(t, err)
 	assert.Equal(t, "Solaris", tm.Match.Title)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"mediateka/domain"
 	"mediateka/usecase/textmatch"
@@ -14,6 +16,8 @@ import (
 // is one fast substring search over the whole catalogue (strings.Index
 // runs at memory speed) instead of a comparison per record.
 type titleIndex struct {
+	version string // the store's version the index was built from
+	checked atomic.Int64 // unix nanoseconds of the last version check
 	corpus  string
 	starts  []int32 // where each title starts in corpus
 	owner   []int32 // the entry each title belongs to
@@ -27,10 +31,15 @@ type indexEntry struct {
 }
 
 // buildIndex reads the light view of every record into a new index.
-func buildIndex(ctx context.Context, repo Repository) (*titleIndex, error) {
-	ix := &titleIndex{}
+func buildIndex(ctx context.Context, repo Repository, now time.Time) (*titleIndex, error) {
+	version, err := repo.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix := &titleIndex{version: version}
+	ix.checked.Store(now.UnixNano())
 	var b strings.Builder
-	err := repo.Keys(ctx, func(k domain.MediaKey) error {
+	err = repo.Keys(ctx, func(k domain.MediaKey) error {
 		n := int32(len(ix.entries))
 		ix.entries = append(ix.entries, indexEntry{id: k.ID, year: int32(k.Year), typ: k.Type})
 		for i, t := range k.Titles {

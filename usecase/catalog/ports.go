@@ -17,6 +17,8 @@ type Repository interface {
 	Count(ctx context.Context, f domain.MediaFilter) (int64, error)
 	// Keys streams the light view the title index is built from.
 	Keys(ctx context.Context, fn func(domain.MediaKey) error) error
+	// Version changes whenever any process writes a record.
+	Version(ctx context.Context) (string, error)
 }
 
 // SearchLog keeps the history of title searches.
@@ -29,4 +31,5 @@ type Files interface {
 	Stat(path string) (fs.FileInfo, error)
 	ReadDir(path string) ([]fs.DirEntry, error)
 	ReadFile(path string) ([]byte, error)
+	Open(path string) (domain.FileReader, error)
 }

@@ -79,25 +79,51 @@ func (s *Service) Warm(ctx context.Context) error {
 	return err
 }
 
+// staleCheckEvery is how often a search asks the store whether another
+// process (the command-line scan) changed the catalogue.
+const staleCheckEvery = time.Second
+
 // titleIndex returns an index no older than the last change, rebuilding it
-// once (other searches wait for that one rebuild) when it is stale.
+// once (other searches wait for that one rebuild) when it is stale. Changes
+// made in this process mark it stale at once; changes made by another
+// process are noticed within staleCheckEvery.
 func (s *Service) titleIndex(ctx context.Context) (*titleIndex, error) {
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() {
+	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
 		return ix, nil
 	}
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() {
+	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
 		return ix, nil
 	}
 	s.dirty.Store(false)
-	ix, err := buildIndex(ctx, s.repo)
+	ix, err := buildIndex(ctx, s.repo, s.now())
 	if err != nil {
 		s.dirty.Store(true)
 		return nil, fmt.Errorf("build the title index: %w", err)
 	}
 	s.index.Store(ix)
 	return ix, nil
+}
+
+// fresh reports whether ix still matches the store, asking the store at
+// most once per staleCheckEvery.
+func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
+	now := s.now().UnixNano()
+	last := ix.checked.Load()
+	if now-last < int64(staleCheckEvery) || !ix.checked.CompareAndSwap(last, now) {
+		return true
+	}
+	v, err := s.repo.Version(ctx)
+	if err != nil {
+		s.log.Warn("cannot tell whether the title index is stale", "err", err.Error())
+		return true
+	}
+	if v != ix.version {
+		s.dirty.Store(true)
+		return false
+	}
+	return true
 }
 
 // TitleMatch is the answer of by-title: the best entry and the next best.

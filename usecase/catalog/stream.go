@@ -31,6 +31,20 @@ func (s *Service) Stream(ctx context.Context, id int64) (StreamFile, error) {
 	return StreamFile{Path: m.Path, Size: info.Size(), ModTime: info.ModTime().UTC(), ContentType: ContentType(m.Path)}, nil
 }
 
+// Open resolves entry id like Stream and opens its file; the caller
+// closes it.
+func (s *Service) Open(ctx context.Context, id int64) (StreamFile, domain.FileReader, error) {
+	f, err := s.Stream(ctx, id)
+	if err != nil {
+		return StreamFile{}, nil, err
+	}
+	r, err := s.files.Open(f.Path)
+	if err != nil {
+		return StreamFile{}, nil, domain.ErrFileMissing.Wrap(err)
+	}
+	return f, r, nil
+}
+
 // fileEntry loads an entry that stands for a video file.
 func (s *Service) fileEntry(ctx context.Context, id int64) (domain.Media, error) {
 	m, err := s.repo.ByID(ctx, id)

@@ -2,7 +2,6 @@ package library
 
 import (
 	"context"
-	"io"
 	"io/fs"
 
 	"mediateka/domain"
@@ -34,13 +33,7 @@ type FileSystem interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 	Stat(path string) (fs.FileInfo, error)
 	RealPath(path string) (string, error)
-	Open(path string) (File, error)
-}
-
-// File is an open file the duplicate search reads parts of.
-type File interface {
-	io.ReaderAt
-	io.Closer
+	Open(path string) (domain.FileReader, error)
 }
 
 // Release is what a file or folder name says, as far as the scanner cares.
