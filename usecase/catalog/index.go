@@ -16,7 +16,7 @@ import (
 // is one fast substring search over the whole catalogue (strings.Index
 // runs at memory speed) instead of a comparison per record.
 type titleIndex struct {
-	version string // the store's version the index was built from
+	version string       // the store's version the index was built from
 	checked atomic.Int64 // unix nanoseconds of the last version check
 	corpus  string
 	starts  []int32 // where each title starts in corpus
