@@ -165,7 +165,7 @@ func (a *App) newPlugins(ctx context.Context, entries []plugins.Entry) {
 	if entries == nil {
 		entries = plugins.Builtins()
 	}
-	a.plugins = plugins.NewManager(entries, plugins.Deps{Logger: a.log}, plugins.Options{
+	a.plugins = plugins.NewManager(entries, plugins.Deps{Logger: a.log, Library: a.lib.library}, plugins.Options{
 		Disabled: a.cfg.PluginDisabled, ConfigDir: a.cfg.PluginConfigDir, Logger: a.log,
 	})
 	a.plugins.Load(ctx)

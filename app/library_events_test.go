@@ -179,3 +179,15 @@ func TestCommandLineScanIsSeenByTheServer(t *testing.T) {
 	_, err = Scan(context.Background(), la.cfg, library.ScanRequest{}, time.Second, nil)
 	assert.ErrorIs(t, err, domain.ErrScanRunning, "one scan at a time across processes")
 }
+
+func TestMediaOrganizerAnswersInTheChatChain(t *testing.T) {
+	la := newLibApp(t, nil)
+	la.put(t, libraryFiles())
+	la.scan(t)
+	answer, plugin := la.plugins.Handle(context.Background(), "Сколько фильмов в библиотеке?")
+	assert.Equal(t, "media_organizer", plugin)
+	assert.Equal(t, "В библиотеке 2 фильма.", answer)
+	answer, plugin = la.plugins.Handle(context.Background(), "tell me a joke")
+	assert.Empty(t, answer)
+	assert.Empty(t, plugin)
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"mediateka/domain"
+	"mediateka/plugins/mediaorganizer"
 )
 
 // Order is the load order of SPEC.md: media layer, media organizer, torrent
@@ -23,6 +24,8 @@ func Order() []string { return order[:] }
 type Deps struct {
 	Model  domain.AIModel
 	Logger *slog.Logger
+	// Library is the media library, for media_organizer.
+	Library mediaorganizer.Library
 }
 
 // Factory builds one plugin instance.
@@ -37,7 +40,9 @@ type Entry struct {
 // Builtins lists the plugins compiled into this build, in the spec's order.
 // Plugins of capabilities not built yet are simply absent.
 func Builtins() []Entry {
-	return sortEntries(nil)
+	return sortEntries([]Entry{
+		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin { return mediaorganizer.New(d.Model, d.Library, d.Logger) }},
+	})
 }
 
 // sortEntries orders entries by the spec's order; names outside it (test
