@@ -22,7 +22,9 @@ type batchWriter struct {
 	r        *Media
 	tx       *sql.Tx
 	now      time.Time
+	nowText  string
 	stmts    map[string]*sql.Stmt
+	inserts  map[uint64]*sql.Stmt // by the set of columns an insert names
 	inserted map[string]int64
 }
 
@@ -32,11 +34,17 @@ func (r *Media) inTx(ctx context.Context, fn func(w *batchWriter) error) (map[st
 	if err != nil {
 		return nil, err
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// The transaction runs on a detached context (see detached); fn checks
+	// ctx between rows, and a cancelled batch is rolled back whole.
+	tx, err := db.BeginTx(detached(ctx), nil)
 	if err != nil {
 		return nil, fmt.Errorf("begin media write: %w", err)
 	}
-	w := &batchWriter{r: r, tx: tx, now: time.Now().UTC(), stmts: map[string]*sql.Stmt{}, inserted: map[string]int64{}}
+	w := &batchWriter{r: r, tx: tx, now: time.Now().UTC(), stmts: map[string]*sql.Stmt{},
+		inserts: map[uint64]*sql.Stmt{}, inserted: map[string]int64{}}
 	defer func() {
 		for _, st := range w.stmts {
 			_ = st.Close()
@@ -59,7 +67,10 @@ func (r *Media) inTx(ctx context.Context, fn func(w *batchWriter) error) (map[st
 func (r *Media) ApplyScan(ctx context.Context, changes []domain.MediaChange) (map[string]int64, error) {
 	return r.inTx(ctx, func(w *batchWriter) error {
 		for i := range changes {
-			if err := w.apply(ctx, &changes[i]); err != nil {
+			if i%rowCheck == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := w.apply(detached(ctx), &changes[i]); err != nil {
 				return err
 			}
 		}
@@ -70,7 +81,7 @@ func (r *Media) ApplyScan(ctx context.Context, changes []domain.MediaChange) (ma
 // Update writes the named columns of m (an edit) and returns the record.
 func (r *Media) Update(ctx context.Context, m domain.Media, columns []string) (domain.Media, error) {
 	_, err := r.inTx(ctx, func(w *batchWriter) error {
-		return w.update(ctx, &m, columns)
+		return w.update(detached(ctx), &m, columns)
 	})
 	if err != nil {
 		return domain.Media{}, err
@@ -92,6 +103,15 @@ func (w *batchWriter) apply(ctx context.Context, c *domain.MediaChange) error {
 	return w.update(ctx, &c.Media, c.Columns)
 }
 
+// stamp is the batch's time as the driver writes a time.Time, formatted
+// once per batch rather than twice per row.
+func (w *batchWriter) stamp() string {
+	if w.nowText == "" {
+		w.nowText = w.now.Format(sqlite3.SQLiteTimestampFormats[0])
+	}
+	return w.nowText
+}
+
 func (w *batchWriter) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 	if st, ok := w.stmts[q]; ok {
 		return st, nil
@@ -104,21 +124,36 @@ func (w *batchWriter) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// insert writes a new row. Only the columns that hold a value are named:
+// a scanned file has a dozen of the thirty, and binding the rest as NULL
+// one by one costs more than the insert itself. Statements are prepared
+// once per set of columns.
 func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
-	cols := make([]string, 0, len(insertColumns)+3)
-	for _, c := range insertColumns {
-		cols = append(cols, quoteColumn(c))
+	args := make([]any, 0, len(insertColumns)+3)
+	var set uint64
+	for i, c := range insertColumns {
+		if v := columnValue(m, c); v != nil {
+			set |= 1 << i
+			args = append(args, v)
+		}
 	}
-	cols = append(cols, "title_norm", "created_at", "updated_at")
-	st, err := w.stmt(ctx, `INSERT INTO media (`+strings.Join(cols, ", ")+`) VALUES (`+placeholders(len(cols))+`)`)
-	if err != nil {
-		return err
+	stamp := w.stamp()
+	args = append(args, w.r.titleNorm(m.Title, m.TitleRu, m.TitleOrig), stamp, stamp)
+	st, ok := w.inserts[set]
+	if !ok {
+		cols := make([]string, 0, len(args))
+		for i, c := range insertColumns {
+			if set&(1<<i) != 0 {
+				cols = append(cols, quoteColumn(c))
+			}
+		}
+		cols = append(cols, "title_norm", "created_at", "updated_at")
+		var err error
+		if st, err = w.stmt(ctx, `INSERT INTO media (`+strings.Join(cols, ", ")+`) VALUES (`+placeholders(len(cols))+`)`); err != nil {
+			return err
+		}
+		w.inserts[set] = st
 	}
-	args := make([]any, 0, len(cols))
-	for _, c := range insertColumns {
-		args = append(args, columnValue(m, c))
-	}
-	args = append(args, w.r.titleNorm(m.Title, m.TitleRu, m.TitleOrig), w.now, w.now)
 	res, err := st.ExecContext(ctx, args...)
 	if err != nil {
 		return mapSQLErr(err, "media "+m.Path)
@@ -198,7 +233,7 @@ func (r *Media) MarkMissing(ctx context.Context, ids []int64) (int, error) {
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(start+500, len(ids))]
 		_, err := r.inTx(ctx, func(w *batchWriter) error {
-			res, err := w.tx.ExecContext(ctx, `UPDATE media SET status = ?, updated_at = ?
+			res, err := w.tx.ExecContext(detached(ctx), `UPDATE media SET status = ?, updated_at = ?
 				WHERE status IS NOT ? AND id IN (`+placeholders(len(chunk))+`)`,
 				append([]any{domain.StatusMissing, w.now, domain.StatusMissing}, int64Args(chunk)...)...)
 			if err != nil {
@@ -219,6 +254,7 @@ func (r *Media) MarkMissing(ctx context.Context, ids []int64) (int, error) {
 // still has the size it was hashed at.
 func (r *Media) SetContentHashes(ctx context.Context, hashes []domain.FileHash) error {
 	_, err := r.inTx(ctx, func(w *batchWriter) error {
+		ctx := detached(ctx)
 		st, err := w.stmt(ctx, `UPDATE media SET content_hash = ? WHERE id = ? AND size = ?`)
 		if err != nil {
 			return err
@@ -242,7 +278,7 @@ func (r *Media) SharedSizeFiles(ctx context.Context) ([]domain.FileHash, error) 
 		return nil, err
 	}
 	const files = `mtime IS NOT NULL AND status = 'ok' AND size > 0`
-	rows, err := db.QueryContext(ctx, `SELECT id, path, size, coalesce(content_hash, '') FROM media WHERE `+files+`
+	rows, err := db.QueryContext(detached(ctx), `SELECT id, path, size, coalesce(content_hash, '') FROM media WHERE `+files+`
 		AND size IN (SELECT size FROM media WHERE `+files+` GROUP BY size HAVING count(*) > 1) ORDER BY size, id`)
 	if err != nil {
 		return nil, fmt.Errorf("read file sizes: %w", err)
@@ -265,6 +301,7 @@ func (r *Media) LogSearches(ctx context.Context, recs []domain.SearchRecord) err
 		return nil
 	}
 	_, err := r.inTx(ctx, func(w *batchWriter) error {
+		ctx := detached(ctx)
 		st, err := w.stmt(ctx, `INSERT INTO search_history (query, timestamp, results_count) VALUES (?, ?, ?)`)
 		if err != nil {
 			return err

@@ -14,7 +14,8 @@ import (
 // titleIndex is the in-memory index behind by-title. Every normalised title
 // of every record sits in one string, each preceded by a NUL, so a query
 // is one fast substring search over the whole catalogue (strings.Index
-// runs at memory speed) instead of a comparison per record.
+// runs at memory speed) instead of a comparison per record. Titles are
+// stored packed (see packText) so Cyrillic letters are one byte each.
 type titleIndex struct {
 	version string       // the store's version the index was built from
 	checked atomic.Int64 // unix nanoseconds of the last version check
@@ -49,7 +50,7 @@ func buildIndex(ctx context.Context, repo Repository, now time.Time) (*titleInde
 			b.WriteByte(0)
 			ix.starts = append(ix.starts, int32(b.Len()))
 			ix.owner = append(ix.owner, n)
-			b.WriteString(t)
+			b.WriteString(packText(t))
 		}
 		return nil
 	})
@@ -71,12 +72,14 @@ type hit struct {
 // then movies and series before seasons and episodes, then newer first,
 // then lower id.
 func (ix *titleIndex) search(query, typ string, keep int) (int, []int64) {
-	if query == "" {
+	q := packText(query)
+	if q == "" {
 		return 0, nil
 	}
-	best := map[int32]textmatch.Match{}
+	var hits []hit
+	cur := hit{entry: -1}
 	for off := 0; off < len(ix.corpus); {
-		i := strings.Index(ix.corpus[off:], query)
+		i := strings.Index(ix.corpus[off:], q)
 		if i < 0 {
 			break
 		}
@@ -85,36 +88,44 @@ func (ix *titleIndex) search(query, typ string, keep int) (int, []int64) {
 		if seg+1 < len(ix.starts) {
 			end = int(ix.starts[seg+1]) - 1
 		}
+		off = end // the grade looks at the rest of this title itself
 		e := ix.owner[seg]
-		if typ == "" || ix.entries[e].typ == typ {
-			g := textmatch.Grade(ix.corpus[ix.starts[seg]:end], query)
-			if cur, ok := best[e]; !ok || g < cur {
-				best[e] = g
-			}
+		if typ != "" && ix.entries[e].typ != typ {
+			continue
 		}
-		off = end // the grade already looked at the rest of this title
+		g := textmatch.Grade(ix.corpus[ix.starts[seg]:end], q)
+		if e == cur.entry { // an entry's titles sit next to each other
+			cur.grade = min(cur.grade, g)
+			continue
+		}
+		if cur.entry >= 0 {
+			hits = append(hits, cur)
+		}
+		cur = hit{entry: e, grade: g}
 	}
-	return len(best), ix.top(best, keep)
+	if cur.entry >= 0 {
+		hits = append(hits, cur)
+	}
+	return len(hits), ix.top(hits, keep)
 }
 
 // top picks the best keep hits without sorting them all.
-func (ix *titleIndex) top(best map[int32]textmatch.Match, keep int) []int64 {
-	hits := make([]hit, 0, keep+1)
-	for e, g := range best {
-		h := hit{entry: e, grade: g}
-		pos := sort.Search(len(hits), func(i int) bool { return ix.less(h, hits[i]) })
-		if pos >= keep {
+func (ix *titleIndex) top(all []hit, keep int) []int64 {
+	best := make([]hit, 0, keep+1)
+	for _, h := range all {
+		if len(best) == keep && !ix.less(h, best[keep-1]) {
 			continue
 		}
-		hits = append(hits, hit{})
-		copy(hits[pos+1:], hits[pos:])
-		hits[pos] = h
-		if len(hits) > keep {
-			hits = hits[:keep]
+		pos := sort.Search(len(best), func(i int) bool { return ix.less(h, best[i]) })
+		best = append(best, hit{})
+		copy(best[pos+1:], best[pos:])
+		best[pos] = h
+		if len(best) > keep {
+			best = best[:keep]
 		}
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
+	ids := make([]int64, len(best))
+	for i, h := range best {
 		ids[i] = ix.entries[h.entry].id
 	}
 	return ids

@@ -69,8 +69,8 @@ func (p *planner) plan(l listing) []job {
 		if k != nil {
 			k.seen.Store(true)
 		}
-		if k != nil && k.m.HasFile() && k.m.Size == f.size && k.m.ModTime.UnixNano() == f.mtime.UnixNano() {
-			if k.m.Status != domain.StatusOK {
+		if k != nil && k.sameFile(f) {
+			if k.missing {
 				jobs = append(jobs, job{file: f, known: k, revive: true})
 			}
 			continue

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,12 +13,25 @@ import (
 	"mediateka/domain"
 )
 
-// knownRec is a record as the database had it when the scan began; seen
-// is set when the walk meets its file.
+// knownRec is what the scan needs of a record as the database had it when
+// the scan began, kept small because a library has a hundred thousand of
+// them; seen is set when the walk meets its file.
 type knownRec struct {
-	m    domain.Media
-	seen atomic.Bool
+	id      int64
+	size    int64
+	mtime   int64 // unix nanoseconds
+	hasFile bool
+	missing bool
+	edited  []string
+	seen    atomic.Bool
 }
+
+// sameFile reports whether the file on disk is the one recorded.
+func (k *knownRec) sameFile(f fileEntry) bool {
+	return k.hasFile && k.size == f.size && k.mtime == f.mtime.UnixNano()
+}
+
+func (k *knownRec) isEdited(col string) bool { return slices.Contains(k.edited, col) }
 
 // scanRun is one scan from begin to finish.
 type scanRun struct {
@@ -44,21 +58,27 @@ func (r *scanRun) execute() {
 	r.s.finish(r, err)
 }
 
-// scan runs the phases: load what the database knows, walk → plan → write
-// as a pipeline, then (only after a complete walk) mark vanished files
-// missing and refresh what series and seasons derive from their children.
+// scan runs the phases: walk → plan → write as a pipeline, with what the
+// database knows loaded while the walk starts (planning waits for it), then
+// (only after a complete walk) mark vanished files missing and refresh what
+// series and seasons derive from their children.
 func (r *scanRun) scan() error {
-	if err := r.loadKnown(); err != nil {
-		return err
-	}
-	listings := make(chan listing, 64)
+	listings := make(chan listing, 1024)
 	jobs := make(chan []job, 64)
+	known := make(chan struct{})
 	g, ctx := errgroup.WithContext(r.ctx)
+	g.Go(func() error {
+		if err := r.loadKnown(ctx); err != nil {
+			return err
+		}
+		close(known)
+		return nil
+	})
 	g.Go(func() error { newWalker(r.s.fs, r.targets, r, listings).walk(ctx, r.s.opt.Walkers); return nil })
 	pl := newPlanner(r)
 	var planners sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
-		planners.Go(func() { r.planAll(ctx, pl, listings, jobs) })
+		planners.Go(func() { r.planAll(ctx, known, pl, listings, jobs) })
 	}
 	g.Go(func() error { planners.Wait(); close(jobs); return nil })
 	g.Go(func() error { return newWriter(r).consume(ctx, jobs) })
@@ -79,7 +99,11 @@ func (r *scanRun) scan() error {
 	return nil
 }
 
-func (r *scanRun) planAll(ctx context.Context, pl *planner, in <-chan listing, out chan<- []job) {
+func (r *scanRun) planAll(ctx context.Context, known <-chan struct{}, pl *planner, in <-chan listing, out chan<- []job) {
+	select {
+	case <-known:
+	case <-ctx.Done():
+	}
 	for l := range in {
 		if ctx.Err() != nil {
 			continue // drain: the walker closes the channel when it stops
@@ -94,7 +118,7 @@ func (r *scanRun) planAll(ctx context.Context, pl *planner, in <-chan listing, o
 	}
 }
 
-func (r *scanRun) loadKnown() error {
+func (r *scanRun) loadKnown(ctx context.Context) error {
 	roots := map[string]bool{}
 	var prefixes []string
 	for _, t := range r.targets {
@@ -104,8 +128,12 @@ func (r *scanRun) loadKnown() error {
 		}
 	}
 	r.known = map[string]*knownRec{}
-	return r.s.store.ScanState(r.ctx, prefixes, func(m domain.Media) error {
-		r.known[m.Path] = &knownRec{m: m}
+	return r.s.store.ScanState(ctx, prefixes, func(m domain.Media) error {
+		k := &knownRec{id: m.ID, size: m.Size, hasFile: m.HasFile(), missing: m.Status == domain.StatusMissing, edited: m.EditedFields}
+		if k.hasFile {
+			k.mtime = m.ModTime.UnixNano()
+		}
+		r.known[m.Path] = k
 		return nil
 	})
 }
@@ -115,10 +143,10 @@ func (r *scanRun) loadKnown() error {
 func (r *scanRun) markMissing() error {
 	var ids []int64
 	for p, k := range r.known {
-		if !k.m.HasFile() || k.seen.Load() || k.m.Status == domain.StatusMissing || r.isKept(p) || !r.inTargets(p) {
+		if !k.hasFile || k.seen.Load() || k.missing || r.isKept(p) || !r.inTargets(p) {
 			continue
 		}
-		ids = append(ids, k.m.ID)
+		ids = append(ids, k.id)
 	}
 	n, err := r.s.store.MarkMissing(r.ctx, ids)
 	r.s.update(func(st *Status) { st.Missing += n })

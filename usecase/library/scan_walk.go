@@ -173,6 +173,14 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 		return
 	}
 	l := listing{dir: j.path, tgt: j.tgt}
+	// Subfolders are queued last-first, so that the last-in-first-out
+	// queue hands them out in name order: records then reach the database
+	// roughly sorted by path, which keeps its path index writes local.
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.IsDir() && !skipName(e.Name()) {
+			w.subdir(j, filepath.Join(j.path, e.Name()), j.real+"/"+e.Name())
+		}
+	}
 	for _, e := range entries {
 		if skipName(e.Name()) {
 			continue
@@ -182,7 +190,7 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 		case e.Type()&fs.ModeSymlink != 0:
 			w.symlink(j, p, e.Name(), &l)
 		case e.IsDir():
-			w.subdir(j, p, j.real+"/"+e.Name())
+			// queued above
 		case e.Type().IsRegular() && isVideo(e.Name()):
 			if info, err := e.Info(); err == nil {
 				l.files = append(l.files, fileEntry{path: p, size: info.Size(), mtime: info.ModTime()})

@@ -2,6 +2,8 @@ package library
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"mediateka/domain"
@@ -61,15 +63,14 @@ func (w *writer) consume(ctx context.Context, in <-chan []job) error {
 
 func (w *writer) add(j job) {
 	if j.revive {
-		m := j.known.m
-		m.Status = domain.StatusOK
+		m := domain.Media{ID: j.known.id, Status: domain.StatusOK}
 		w.batch = append(w.batch, domain.MediaChange{Media: m, Columns: []string{"status"}})
 		w.updated++
 		return
 	}
 	m := j.media
 	var parentPath string
-	if j.parent != nil && (j.known == nil || !j.known.m.Edited("parent_id")) {
+	if j.parent != nil && (j.known == nil || !j.known.isEdited("parent_id")) {
 		m.ParentID, parentPath = w.ensure(j.parent)
 	}
 	if j.known == nil {
@@ -77,10 +78,10 @@ func (w *writer) add(j job) {
 		w.added++
 		return
 	}
-	m.ID = j.known.m.ID
+	m.ID = j.known.id
 	var cols []string
 	for _, c := range scanColumns() {
-		if !j.known.m.Edited(c) {
+		if !j.known.isEdited(c) {
 			cols = append(cols, c)
 		}
 	}
@@ -93,7 +94,7 @@ func (w *writer) add(j job) {
 // on first need).
 func (w *writer) ensure(c *container) (int64, string) {
 	if k := w.run.known[c.path]; k != nil {
-		return k.m.ID, ""
+		return k.id, ""
 	}
 	if id, ok := w.inserted[c.path]; ok {
 		return id, ""
@@ -111,12 +112,47 @@ func (w *writer) ensure(c *container) (int64, string) {
 	return 0, c.path
 }
 
+// sortBatch orders a batch as series, then seasons, then everything else,
+// each by path. Parents then come before their children (the repository
+// resolves ParentPath against rows inserted earlier in the batch), and
+// rows reach the path index in order, which makes a first scan's inserts
+// markedly faster than in walk order.
+func sortBatch(b []domain.MediaChange) {
+	rank := func(c *domain.MediaChange) int {
+		switch {
+		case c.Media.ID != 0 || c.Media.HasFile():
+			return 2
+		case c.Media.MediaType == domain.MediaSeries:
+			return 0
+		}
+		return 1
+	}
+	// Sort an index: swapping the changes themselves (a whole record each)
+	// costs more than the comparisons.
+	idx := make([]int, len(b))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if rx, ry := rank(&b[x]), rank(&b[y]); rx != ry {
+			return rx - ry
+		}
+		return strings.Compare(b[x].Media.Path, b[y].Media.Path)
+	})
+	sorted := make([]domain.MediaChange, len(b))
+	for i, j := range idx {
+		sorted[i] = b[j]
+	}
+	copy(b, sorted)
+}
+
 // flush commits the open batch; the counts move to the status only once
 // the batch is in the database.
 func (w *writer) flush(ctx context.Context) error {
 	if len(w.batch) == 0 {
 		return nil
 	}
+	sortBatch(w.batch)
 	ids, err := w.run.s.store.ApplyScan(ctx, w.batch)
 	if err != nil {
 		return err
