@@ -27,7 +27,8 @@ const (
 // readOnlyFields are stored but never edited: where the file is, and what
 // the scanner alone knows.
 func readOnlyFields() []string {
-	return []string{"id", "path", "disk_name", "status", "size", "mtime", "edited_fields", "created_at", "updated_at", "children"}
+	return []string{"id", "path", "disk_name", "status", "size", "mtime", "modified_at", "edited_fields",
+		"created_at", "updated_at", "children", "content_hash", "title_norm"}
 }
 
 // Edit applies a person's changes to record id and remembers the fields as

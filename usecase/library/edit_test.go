@@ -38,6 +38,7 @@ func TestEditValidatesEveryField(t *testing.T) {
 		{"disk name", library.Patch{"disk_name": "x"}, "invalid_input", "disk_name"},
 		{"id", library.Patch{"id": 5.0}, "invalid_input", "id"},
 		{"status", library.Patch{"status": "ok"}, "invalid_input", "status"},
+		{"modified_at", library.Patch{"modified_at": "2020-01-01T00:00:00Z"}, "invalid_input", "modified_at"},
 		{"parent is itself", library.Patch{"parent_id": float64(series.ID)}, "invalid_input", "parent_id"},
 		{"parent is a descendant", library.Patch{"parent_id": float64(ep.ID)}, "invalid_input", "parent_id"},
 		{"parent missing", library.Patch{"parent_id": 99999.0}, "invalid_input", "parent_id"},

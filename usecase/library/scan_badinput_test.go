@@ -243,3 +243,19 @@ func countFiles(t *testing.T, e *env) int {
 	}
 	return n
 }
+
+func TestUnpluggedRootMarksItsFilesMissing(t *testing.T) {
+	e := newEnv(t)
+	e.touch("Фильмы/Heat.1995.mkv")
+	e.scan(library.ScanRequest{})
+	moved := e.root + ".away"
+	require.NoError(t, os.Rename(e.root, moved))
+	st := e.scan(library.ScanRequest{})
+	assert.Equal(t, 1, st.Missing, "a vanished disk's files are missing, not deleted")
+	require.Len(t, st.Errors, 1)
+	assert.Equal(t, "does not exist", st.Errors[0].Error)
+	require.NoError(t, os.Rename(moved, e.root))
+	st = e.scan(library.ScanRequest{})
+	assert.Equal(t, 1, st.Updated, "and come back with it")
+	assert.Equal(t, domain.StatusOK, e.at("Фильмы/Heat.1995.mkv").Status)
+}

@@ -2,6 +2,8 @@ package library
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"runtime"
 	"slices"
 	"sync"
@@ -165,9 +167,16 @@ func (r *scanRun) inTargets(p string) bool {
 	return false
 }
 
-// fail records a path the walk could not read and keeps its records.
+// fail records a path the walk could not read. A path that no longer
+// exists (a deleted folder, an unplugged disk) is simply gone: its files
+// will be marked missing. Any other failure (permission denied, an I/O
+// error) keeps the records under it as they are, since the scan cannot
+// tell whether those files are still there.
 func (r *scanRun) fail(path string, err error) {
 	r.s.addError(path, describeFSError(err))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
 	r.mu.Lock()
 	r.kept = append(r.kept, path)
 	r.mu.Unlock()
