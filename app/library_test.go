@@ -372,3 +372,24 @@ func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
 	assert.Equal(t, 2, reasons["same_content"], "two files with the same bytes")
 	assert.EqualValues(t, len(body["groups"].([]any)), body["total"])
 }
+
+func TestOddFileNamesThroughTheAPI(t *testing.T) {
+	la := newLibApp(t, nil)
+	la.put(t, map[string]string{
+		"Фильмы/Bad\xff\xfeName.2001.mkv": "odd bytes",
+		"Фильмы/" + strings.Repeat("Очень длинное название ", 10)[:240] + ".mkv": "long name",
+	})
+	st := la.scan(t)
+	assert.EqualValues(t, 2, st["added"])
+	resp, raw := la.raw(t, "GET", "/api/media/files?type=movie", la.user, nil)
+	require.Equal(t, 200, resp.StatusCode)
+	var entries []map[string]any
+	require.NoError(t, json.Unmarshal(raw, &entries), "the list stays valid JSON")
+	require.Len(t, entries, 2)
+	for _, e := range entries {
+		id := int64(e["id"].(float64))
+		resp, body := la.raw(t, "GET", fmt.Sprintf("/api/media/%d/stream", id), la.user, nil)
+		assert.Equal(t, 200, resp.StatusCode, "%v", e["path"])
+		assert.Contains(t, []string{"odd bytes", "long name"}, string(body), "the file streams by id whatever its name")
+	}
+}
