@@ -53,7 +53,10 @@ func (p *parsed) episodeInTitle() {
 	if j < 0 || w < 0 || w >= p.yearIdx || p.toks[w].kind != kWord || p.toks[j].kind != kEpisode {
 		return
 	}
-	p.toks[i].kind, p.toks[j].kind = kWord, kNumber
+	p.toks[i].kind, p.toks[j].kind = kWord, kWord
+	if allDigits(p.core(j)) {
+		p.toks[j].kind = kNumber
+	}
 	p.episode, p.episodeEnd, p.hasEpisode = 0, 0, false
 	if p.marker == i {
 		p.marker = -1

@@ -3,6 +3,7 @@ package release
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"mediateka/domain"
 )
@@ -129,10 +130,8 @@ func categoryFor(name string) string {
 
 // isGeneric lists shelf folders that name no work.
 func isGeneric(name string) bool {
-	if len(name) > 24 {
-		return false
-	}
-	switch strings.ToLower(strings.TrimSpace(name)) {
+	var buf [shortName]byte
+	switch string(lowerShort(&buf, name)) {
 	case "movies", "movie", "films", "film", "фильмы", "фильм", "кино", "кинофильмы",
 		"сериалы", "сериал", "series", "tv", "tv series", "serials", "мультсериалы",
 		"video", "videos", "видео", "media", "медиа", "downloads", "download", "загрузки",
@@ -145,11 +144,32 @@ func isGeneric(name string) bool {
 
 // isSpecials recognises folders of specials, filed as season 0.
 func isSpecials(name string) bool {
-	switch strings.ToLower(strings.TrimSpace(name)) {
+	var buf [shortName]byte
+	switch string(lowerShort(&buf, name)) {
 	case "specials", "special", "спецвыпуски", "спецвыпуск", "спешлы", "season 0", "сезон 0":
 		return true
 	}
 	return false
+}
+
+// shortName is the longest folder name isGeneric and isSpecials look at.
+const shortName = 32
+
+// lowerShort writes name, trimmed and in lower case, into buf without
+// allocating; nil when it does not fit, which matches no short word.
+func lowerShort(buf *[shortName]byte, name string) []byte {
+	name = strings.TrimSpace(name)
+	if len(name) > shortName {
+		return nil
+	}
+	out := buf[:0]
+	for _, r := range name {
+		out = utf8.AppendRune(out, unicode.ToLower(r))
+		if len(out) > shortName-utf8.UTFMax {
+			return nil
+		}
+	}
+	return out
 }
 
 // fold reduces a title to lower-case letters and digits, ё as е, for

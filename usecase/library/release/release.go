@@ -43,7 +43,8 @@ type Release struct {
 	EpisodeEnd    int
 	EpisodesTotal int
 	// EpisodeTitle is the text after the episode marker ("Pilot" in
-	// Breaking.Bad.S01E01.Pilot.720p).
+	// Breaking.Bad.S01E01.Pilot.720p), or the title of a file with no marker
+	// in a season folder when it is not the series' ("Сезон 1/1 Пилот.avi").
 	EpisodeTitle string
 	// SeriesTitle is the series an episode belongs to: the folder above a
 	// season folder, a season folder's own title, or the file name before
@@ -124,16 +125,21 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 	if series == nil && f.display() == "" {
 		series = dirs.nearest
 	}
-	if series != nil {
-		r.SeriesTitle = series.display()
-		if f.display() == "" {
-			r.TitleRu, r.TitleOrig, r.Translit = series.titleRu, series.titleOrig, series.translit
-		}
-		if r.Year == 0 {
-			r.Year = series.year
-		}
-	} else {
+	if series == nil {
 		r.SeriesTitle = f.display()
+		return
+	}
+	r.SeriesTitle = series.display()
+	if r.Year == 0 {
+		r.Year = series.year
+	}
+	switch {
+	case f.display() == "":
+		r.TitleRu, r.TitleOrig, r.Translit = series.titleRu, series.titleOrig, series.translit
+	case r.EpisodeTitle == "" && f.marker < 0 && !sameTitle(f, series):
+		// No marker in the name, so its title is not a series prefix: in
+		// "Сезон 1/1 Пилот.avi" under "Прослушка" it names the episode.
+		r.EpisodeTitle = f.display()
 	}
 }
 

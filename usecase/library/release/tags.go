@@ -70,15 +70,10 @@ func qualityFor(low string) string {
 
 // sourceFor names where a release was taken from.
 func sourceFor(low string) string {
+	if s := discSource(low); s != "" {
+		return s
+	}
 	switch low {
-	case "bluray", "blu-ray", "bd", "bdmv":
-		return "BluRay"
-	case "bdrip", "bd-rip":
-		return "BDRip"
-	case "brrip":
-		return "BRRip"
-	case "bdremux", "remux", "bd-remux":
-		return "BDRemux"
 	case "web-dl", "webdl":
 		return "WEB-DL"
 	case "web-dlrip", "webdlrip", "web-dl-rip":
@@ -91,10 +86,6 @@ func sourceFor(low string) string {
 		return "HDTV"
 	case "hdtvrip", "hdtv-rip":
 		return "HDTVRip"
-	case "dvdrip", "dvd-rip":
-		return "DVDRip"
-	case "dvd", "dvd5", "dvd9", "dvdr":
-		return "DVD"
 	case "hdrip", "hd-rip":
 		return "HDRip"
 	case "tvrip", "tv-rip":
@@ -105,10 +96,29 @@ func sourceFor(low string) string {
 		return "IPTVRip"
 	case "camrip":
 		return "CAMRip"
-	case "dvdscr", "screener":
-		return "DVDScr"
 	case "telesync":
 		return "TS"
+	}
+	return ""
+}
+
+// discSource names the sources read from a disc or tape.
+func discSource(low string) string {
+	switch low {
+	case "bluray", "blu-ray", "bd", "bdmv":
+		return "BluRay"
+	case "bdrip", "bd-rip":
+		return "BDRip"
+	case "brrip":
+		return "BRRip"
+	case "bdremux", "remux", "bd-remux":
+		return "BDRemux"
+	case "dvdrip", "dvd-rip":
+		return "DVDRip"
+	case "dvd", "dvd5", "dvd9", "dvdr":
+		return "DVD"
+	case "dvdscr", "screener":
+		return "DVDScr"
 	case "vhsrip":
 		return "VHSRip"
 	}
@@ -181,6 +191,9 @@ func tagFor(low string) (junkCat, string, bool) {
 	if c := audioTag(low); c != "" {
 		return catTag, c, false
 	}
+	if c := partTag(low); c != "" {
+		return catTag, c, false
+	}
 	if c, weak := editionTag(low); c != "" {
 		return catTag, c, weak
 	}
@@ -205,6 +218,17 @@ func tagFor(low string) (junkCat, string, bool) {
 		return catTag, strings.TrimSuffix(low, ".org"), false
 	}
 	return catNone, "", false
+}
+
+// partTag names the part of a film split over discs: CD1, Disc2, DVD1.
+func partTag(low string) string {
+	for _, prefix := range [...]string{"cd", "disc", "disk", "dvd"} {
+		rest, ok := strings.CutPrefix(low, prefix)
+		if ok && len(rest) == 1 && isDigit(rest[0]) {
+			return strings.ToUpper(prefix) + rest
+		}
+	}
+	return ""
 }
 
 // audioTag names an audio format or channel layout.

@@ -52,32 +52,18 @@ func (p *parsed) tokenize(maxYear int) {
 	s := p.norm
 	p.lower = lowerSameLen(s)
 	p.toks = make([]token, 0, tokenEstimate(s))
-	var stack []int32
+	var stack []int32 // open bracket groups, innermost last
 	for i := 0; i < len(s) && len(p.toks) < maxTokens; {
-		c := s[i]
 		cur := int32(-1)
 		if len(stack) > 0 {
 			cur = stack[len(stack)-1]
 		}
-		one := token{start: int32(i), end: int32(i + 1), cs: int32(i), ce: int32(i + 1), group: cur}
-		switch {
+		switch c := s[i]; {
 		case c == ' ':
 			i++
-			continue
-		case c == '(' || c == '[' || c == '{':
-			p.groups = append(p.groups, group{open: len(p.toks), close: -1, paren: c == '('})
-			one.kind, one.num = kOpen, int32(len(p.groups)-1)
-			stack = append(stack, one.num)
-		case c == ')' || c == ']' || c == '}':
-			one.kind = kClose
-			if cur >= 0 {
-				p.groups[cur].close = len(p.toks)
-				stack = stack[:len(stack)-1]
-			}
-		case c == '/' || c == '|' || c == '\\':
-			one.kind = kSlash
-		case c == ',' || c == ';':
-			one.kind = kPunct
+		case isDelim(c):
+			stack = p.delimiter(c, i, cur, stack)
+			i++
 		default:
 			j := i
 			for j < len(s) && !isDelim(s[j]) {
@@ -85,11 +71,32 @@ func (p *parsed) tokenize(maxYear int) {
 			}
 			p.toks = append(p.toks, p.word(i, j, cur, maxYear))
 			i = j
-			continue
 		}
-		p.toks = append(p.toks, one)
-		i++
 	}
+}
+
+// delimiter appends the one-byte token c at i, opening or closing a bracket
+// group on the stack, and returns the stack.
+func (p *parsed) delimiter(c byte, i int, cur int32, stack []int32) []int32 {
+	t := token{start: int32(i), end: int32(i + 1), cs: int32(i), ce: int32(i + 1), group: cur}
+	switch c {
+	case '(', '[', '{':
+		p.groups = append(p.groups, group{open: len(p.toks), close: -1, paren: c == '('})
+		t.kind, t.num = kOpen, int32(len(p.groups)-1)
+		stack = append(stack, t.num)
+	case ')', ']', '}':
+		t.kind = kClose
+		if cur >= 0 {
+			p.groups[cur].close = len(p.toks)
+			stack = stack[:len(stack)-1]
+		}
+	case '/', '|', '\\':
+		t.kind = kSlash
+	default: // , ;
+		t.kind = kPunct
+	}
+	p.toks = append(p.toks, t)
+	return stack
 }
 
 // tokenEstimate bounds the number of tokens of s, to size the slice once.
