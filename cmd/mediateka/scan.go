@@ -23,7 +23,10 @@ import (
 // pathList collects a repeatable --path flag.
 type pathList []string
 
-func (p *pathList) String() string     { return strings.Join(*p, ",") }
+// String implements flag.Value.
+func (p *pathList) String() string { return strings.Join(*p, ",") }
+
+// Set implements flag.Value: each --path adds one.
 func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
 
 // scanCmd runs one library scan against the server's database, with a

@@ -64,4 +64,5 @@ type sectionFile struct {
 	f domain.FileReader
 }
 
+// Close closes the underlying file.
 func (s sectionFile) Close() error { return s.f.Close() }

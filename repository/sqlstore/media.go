@@ -17,11 +17,12 @@ import (
 type Media struct {
 	s         *Store
 	normalize func(string) string
+	columns   []string // insertColumns, read-only
 }
 
 // NewMedia returns the media repository of s.
 func NewMedia(s *Store, normalize func(string) string) *Media {
-	return &Media{s: s, normalize: normalize}
+	return &Media{s: s, normalize: normalize, columns: insertColumns()}
 }
 
 // titleNorm joins the normalised titles with "|", which normalised text

@@ -49,6 +49,7 @@ type mediaRow struct {
 	UpdatedAt            sql.NullTime
 }
 
+// TableName tells GORM the table of the model.
 func (mediaRow) TableName() string { return "media" }
 
 // mediaSelect lists the columns a mediaRow is read from, in scan order.
@@ -258,12 +259,15 @@ func nullInt(p *int) any {
 	return *p
 }
 
-// insertColumns are the columns an insert writes (title_norm, created_at
-// and updated_at are added by the repository).
-var insertColumns = []string{"disk_name", "path", "title", "title_ru", "title_orig", "year", "main_category",
-	"country", "status", "genres", "directors", "cast", "awards", "facts", "similar", "num_episodes_per_season",
-	"rating", "num_of_seasons", "number", "plot", "atmosphere", "why_watch", "mood", "final_verdict",
-	"can_stop_at", "quote", "parent_id", "episode_scan_skipped", "media_type", "size", "mtime", "edited_fields"}
+// insertColumns are the columns an insert may write (title_norm,
+// created_at and updated_at are added by the repository). The repository
+// keeps one copy from construction on.
+func insertColumns() []string {
+	return []string{"disk_name", "path", "title", "title_ru", "title_orig", "year", "main_category",
+		"country", "status", "genres", "directors", "cast", "awards", "facts", "similar", "num_episodes_per_season",
+		"rating", "num_of_seasons", "number", "plot", "atmosphere", "why_watch", "mood", "final_verdict",
+		"can_stop_at", "quote", "parent_id", "episode_scan_skipped", "media_type", "size", "mtime", "edited_fields"}
+}
 
 // quoteColumn quotes a column name for SQL ("cast" is a keyword).
 func quoteColumn(c string) string { return `"` + c + `"` }

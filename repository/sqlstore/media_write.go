@@ -129,9 +129,10 @@ func (w *batchWriter) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 // one by one costs more than the insert itself. Statements are prepared
 // once per set of columns.
 func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
-	args := make([]any, 0, len(insertColumns)+3)
+	cols := w.r.columns
+	args := make([]any, 0, len(cols)+3)
 	var set uint64
-	for i, c := range insertColumns {
+	for i, c := range cols {
 		if v := columnValue(m, c); v != nil {
 			set |= 1 << i
 			args = append(args, v)
@@ -141,15 +142,15 @@ func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
 	args = append(args, w.r.titleNorm(m.Title, m.TitleRu, m.TitleOrig), stamp, stamp)
 	st, ok := w.inserts[set]
 	if !ok {
-		cols := make([]string, 0, len(args))
-		for i, c := range insertColumns {
+		named := make([]string, 0, len(args))
+		for i, c := range cols {
 			if set&(1<<i) != 0 {
-				cols = append(cols, quoteColumn(c))
+				named = append(named, quoteColumn(c))
 			}
 		}
-		cols = append(cols, "title_norm", "created_at", "updated_at")
+		named = append(named, "title_norm", "created_at", "updated_at")
 		var err error
-		if st, err = w.stmt(ctx, `INSERT INTO media (`+strings.Join(cols, ", ")+`) VALUES (`+placeholders(len(cols))+`)`); err != nil {
+		if st, err = w.stmt(ctx, `INSERT INTO media (`+strings.Join(named, ", ")+`) VALUES (`+placeholders(len(named))+`)`); err != nil {
 			return err
 		}
 		w.inserts[set] = st
