@@ -254,6 +254,11 @@ func checkStreamingWithRanges(t *testing.T, la *libApp) {
 	assert.Equal(t, 200, resp.StatusCode, "a stale If-Range gets the whole file")
 	assert.Len(t, body, 10)
 
+	resp, body = la.raw(t, "HEAD", url, la.user, map[string]string{"Range": "bytes=2-5"})
+	assert.Equal(t, 206, resp.StatusCode)
+	assert.Equal(t, "4", resp.Header.Get("Content-Length"))
+	assert.Empty(t, body)
+
 	resp, body = la.raw(t, "GET", url+"?token="+la.user, "", nil)
 	assert.Equal(t, 200, resp.StatusCode, "a <video> element passes the token in the URL")
 	assert.Len(t, body, 10)
