@@ -45,6 +45,7 @@ type App struct {
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
+	lib     libraryParts
 	// generatedJWT is set when this start created the JWT secret file.
 	generatedJWT bool
 	// stopStreams ends long-lived streams when shutdown begins.
@@ -143,6 +144,7 @@ func (a *App) newRepositories(ctx context.Context) error {
 	}
 	a.repos = repositories{store: store, users: sqlstore.NewUsers(store),
 		activity: sqlstore.NewActivity(store), settings: sqlstore.NewSettings(store)}
+	a.newLibraryRepository()
 	return nil
 }
 
@@ -163,6 +165,9 @@ func (a *App) newUseCases(ctx context.Context) error {
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
 		AllowedEmails: g.AllowedEmails, StateTTL: a.cfg.Auth.OAuthStateTTL.D(),
 	})}
+	if err := a.newLibraryUseCases(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -177,8 +182,9 @@ func (a *App) newPlugins(ctx context.Context, entries []plugins.Entry) {
 }
 
 func (a *App) newDelivery(version string) error {
-	a.http = deliveryhttp.New(deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google,
-		Chat: a.chat.chat, Admin: a.chat.admin, Keys: a.chat.keys}, deliveryhttp.Options{
+	deps := deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google, Chat: a.chat.chat, Admin: a.chat.admin, Keys: a.chat.keys}
+	a.libraryDelivery(&deps)
+	a.http = deliveryhttp.New(deps, deliveryhttp.Options{
 		Version: version, JWTSecret: []byte(a.cfg.JWTSecret), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
 		ReadTimeout: a.cfg.HTTP.ReadTimeout.D(), IndexPath: a.cfg.IndexPath, Logger: a.log, Shutdown: a.streams,
 	})
@@ -250,6 +256,7 @@ func (a *App) Close() {
 	if a.stopStreams != nil {
 		a.stopStreams()
 	}
+	a.closeLibrary()
 	if a.repos.store != nil {
 		if err := a.repos.store.Close(); err != nil && a.log != nil {
 			a.log.Error("close database", "err", err)

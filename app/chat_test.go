@@ -82,7 +82,7 @@ func TestOfflineChatByDefault(t *testing.T) {
 	assert.Equal(t, body["response"], body["text"])
 	text := body["text"].(string)
 	assert.Contains(t, text, "AI-модель не настроена")
-	assert.Contains(t, text, "Каталог медиатеки пока не подключён", "no catalogue is wired yet, and it says so")
+	assert.Contains(t, text, "ничего не нашлось", "the catalogue is searched, and the empty answer is said plainly")
 
 	rows, err := ta.repos.activity.ForUser(context.Background(), 2, 10)
 	require.NoError(t, err)
@@ -221,10 +221,10 @@ func sse(t *testing.T, addr, token string, body any) []map[string]any {
 	defer resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode)
 	assert.Contains(t, resp.Header.Get("Content-Type"), "text/event-stream")
-	return readEvents(t, bufio.NewScanner(resp.Body))
+	return readChatEvents(t, bufio.NewScanner(resp.Body))
 }
 
-func readEvents(t *testing.T, sc *bufio.Scanner) []map[string]any {
+func readChatEvents(t *testing.T, sc *bufio.Scanner) []map[string]any {
 	t.Helper()
 	var events []map[string]any
 	blank := true
@@ -312,7 +312,7 @@ func TestShutdownEndsAChatStream(t *testing.T) {
 	begin := time.Now()
 	require.NoError(t, stop())
 	assert.Less(t, time.Since(begin), 5*time.Second, "the stream did not hold the server open")
-	rest := readEvents(t, sc)
+	rest := readChatEvents(t, sc)
 	require.NotEmpty(t, rest)
 	last := rest[len(rest)-1]
 	assert.Equal(t, "unavailable", last["error"].(map[string]any)["code"], "%v", rest)

@@ -69,8 +69,7 @@ func (a *App) newAIModel() error {
 }
 
 // aiModel is the model config ai names: a provider client with rotating
-// keys, or the offline assistant. The offline assistant gets no catalogue
-// until the media catalogue is wired, and says so in its answers.
+// keys, or the offline assistant, which answers from the catalogue.
 func (a *App) aiModel() (domain.AIModel, error) {
 	ai := a.cfg.AI
 	switch ai.Provider {
@@ -89,13 +88,14 @@ func (a *App) aiModel() (domain.AIModel, error) {
 		// usually needs no key.
 		return a.chat.keys.Model(c, ai.BaseURL != ""), nil
 	default:
-		return offline.New(nil, offline.Options{Logger: a.log}), nil
+		return offline.New(a.lib.catalog, offline.Options{Logger: a.log}), nil
 	}
 }
 
 // pluginDeps are what plugin factories receive.
 func (a *App) pluginDeps() plugins.Deps {
-	return plugins.Deps{Model: a.chat.model, Logger: a.log, Settings: a.repos.settings, Prober: a.chat.prober}
+	return plugins.Deps{Model: a.chat.model, Logger: a.log, Settings: a.repos.settings, Prober: a.chat.prober,
+		Catalog: a.lib.catalog, Library: a.lib.library}
 }
 
 // newChatUseCases builds the chat and admin use cases over the loaded

@@ -1,5 +1,7 @@
 package domain
 
+import "time"
+
 // Media types as stored in media.media_type.
 const (
 	MediaMovie   = "movie"
@@ -58,10 +60,37 @@ type Media struct {
 	ParentID             int64
 	EpisodeScanSkipped   int
 	MediaType            string
+
+	// Size and ModTime describe the video file as last scanned; both are
+	// zero for a series or season that has no file of its own. The scanner
+	// compares them with the disk to skip unchanged files.
+	Size    int64
+	ModTime time.Time
+	// EditedFields names the fields a person changed through the API; scans
+	// and AI classification never overwrite them.
+	EditedFields []string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// HasFile reports whether the record stands for a video file on disk (a
+// movie, an episode, or a season pack that could not be split), as opposed
+// to a series or season folder.
+func (m Media) HasFile() bool { return !m.ModTime.IsZero() }
+
+// Edited reports whether a person changed field (a column name).
+func (m Media) Edited(field string) bool {
+	for _, f := range m.EditedFields {
+		if f == field {
+			return true
+		}
+	}
+	return false
 }
 
 // SearchRecord is one row of search_history.
 type SearchRecord struct {
 	Query        string
 	ResultsCount int
+	At           time.Time
 }

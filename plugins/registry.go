@@ -9,6 +9,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/plugins/medialayer"
+	"mediateka/plugins/mediaorganizer"
 )
 
 // Order is the load order of SPEC.md: media layer, media organizer, torrent
@@ -33,6 +34,8 @@ type Deps struct {
 	Prober StreamProber
 	// Settings is where plugins keep what chat commands change.
 	Settings SettingStore
+	// Library is the media library, for media_organizer.
+	Library mediaorganizer.Library
 }
 
 // TitleSearcher finds catalogue entries whose titles match query, best
@@ -69,6 +72,7 @@ func Builtins() []Entry {
 		{Name: medialayer.Name, Factory: func(d Deps) domain.Plugin {
 			return medialayer.New(medialayer.Deps{Catalog: d.Catalog, Prober: d.Prober, Settings: d.Settings, Logger: d.Logger})
 		}},
+		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin { return mediaorganizer.New(d.Model, d.Library, d.Logger) }},
 	})
 }
 

@@ -1,5 +1,5 @@
 // Command mediateka runs the media library server and its maintenance
-// commands: serve (the default), user add, healthcheck and version.
+// commands: serve (the default), user add, scan, healthcheck and version.
 package main
 
 import (
@@ -54,6 +54,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return userAdd(args[1:], stdin, stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args, stdout, stderr)
+	case "scan":
+		return scanCmd(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "mediateka", version)
 		return 0
@@ -73,6 +75,7 @@ commands:
   serve         run the server (default)            --config PATH (default ./config.json)
   user add      create an account                   --email E --name N [--admin] --password-stdin
   healthcheck   exit 0 when /healthz answers ok     [--config PATH] [--url URL]
+  scan          scan the media library folders     [--config PATH] [--path P]... [--disk D] [--quiet]
   version       print the version
 `)
 }

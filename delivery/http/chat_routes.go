@@ -119,7 +119,7 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
 			level = slog.LevelError
 		}
 		s.log.Log(context.Background(), level, "chat stream failed", "request_id", rid, "status", status, "err", err.Error())
-		_ = writeSSE(w, sseError{Error: body.Error})
+		_ = writeSSE(w, sseError(body))
 	})
 	return nil
 }

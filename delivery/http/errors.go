@@ -49,14 +49,15 @@ func statusOf(k domain.Kind) int {
 // fiberCodes names Fiber's own errors (routing, body limit) with the generic
 // codes of API.md §0.
 var fiberCodes = map[int]string{
-	fiber.StatusBadRequest:            "invalid_input",
-	fiber.StatusUnauthorized:          "unauthorized",
-	fiber.StatusForbidden:             "forbidden",
-	fiber.StatusNotFound:              "not_found",
-	fiber.StatusMethodNotAllowed:      "method_not_allowed",
-	fiber.StatusRequestEntityTooLarge: "payload_too_large",
-	fiber.StatusTooManyRequests:       "too_many_attempts",
-	fiber.StatusServiceUnavailable:    "unavailable",
+	fiber.StatusBadRequest:                   "invalid_input",
+	fiber.StatusUnauthorized:                 "unauthorized",
+	fiber.StatusForbidden:                    "forbidden",
+	fiber.StatusNotFound:                     "not_found",
+	fiber.StatusMethodNotAllowed:             "method_not_allowed",
+	fiber.StatusRequestEntityTooLarge:        "payload_too_large",
+	fiber.StatusRequestedRangeNotSatisfiable: "range_not_satisfiable",
+	fiber.StatusTooManyRequests:              "too_many_attempts",
+	fiber.StatusServiceUnavailable:           "unavailable",
 }
 
 // toResponse turns any error into a status and the API error body. Unknown

@@ -30,11 +30,14 @@ type GoogleSignIn interface {
 // Deps are the use cases the routes call. A nil optional dependency leaves
 // its routes answering 404, never a fake 200.
 type Deps struct {
-	Auth   Authenticator
-	Google GoogleSignIn
-	Chat   ChatService
-	Admin  AdminService
-	Keys   KeyService
+	Auth    Authenticator
+	Google  GoogleSignIn
+	Chat    ChatService
+	Admin   AdminService
+	Keys    KeyService
+	Catalog Catalog
+	Library Library
+	Events  EventSource
 }
 
 // Options configure the server.
@@ -107,6 +110,9 @@ func (s *Server) routes() {
 	s.mountChat()
 	s.mountAdmin()
 	s.mountKeys()
+	s.mountMedia(s.app)
+	s.mountMediaAdmin(s.app)
+	s.mountEvents(s.app)
 	s.mountPages()
 }
 

@@ -22,6 +22,7 @@ type migration struct {
 func migrations() []migration {
 	return []migration{
 		{1, "base schema", migrateBase},
+		{2, "media library: file state, edits, search keys", migrateLibrary},
 	}
 }
 

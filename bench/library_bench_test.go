@@ -1,0 +1,239 @@
+// Package bench holds the media library's benchmarks; they run only with
+// -bench (the package has no tests), so the default `go test ./...` stays
+// fast:
+//
+//	go test -run '^$' -bench . -benchtime 3x ./bench/
+//
+// MEDIATEKA_BENCH_DIR names a folder to keep the generated library in
+// between runs (default: a folder under the system temp folder);
+// MEDIATEKA_BENCH_FILES its size (default 100000).
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mediateka/bench/libgen"
+	"mediateka/domain"
+	"mediateka/repository/localfs"
+	"mediateka/repository/sqlstore"
+	"mediateka/usecase/catalog"
+	"mediateka/usecase/library"
+	"mediateka/usecase/textmatch"
+)
+
+// benchLibrary returns the synthetic library, generating it once.
+func benchLibrary(b *testing.B) (root string, files int) {
+	b.Helper()
+	files = 100000
+	if v, err := strconv.Atoi(os.Getenv("MEDIATEKA_BENCH_FILES")); err == nil && v > 0 {
+		files = v
+	}
+	base := os.Getenv("MEDIATEKA_BENCH_DIR")
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "mediateka-bench")
+	}
+	root = filepath.Join(base, fmt.Sprintf("library-%d", files))
+	marker := root + ".done"
+	if _, err := os.Stat(marker); err == nil {
+		return root, files
+	}
+	_ = os.RemoveAll(root)
+	start := time.Now()
+	st, err := libgen.Generate(root, files, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("generated %d files in %d folders in %s", st.Files, st.Folders, time.Since(start).Round(time.Millisecond))
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return root, files
+}
+
+type rig struct {
+	store *sqlstore.Store
+	media *sqlstore.Media
+	lib   *library.Service
+}
+
+// newRig opens a fresh database in dir with a library over root.
+func newRig(b *testing.B, dir, root string) *rig {
+	b.Helper()
+	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	media := sqlstore.NewMedia(store, textmatch.Normalize)
+	lib := library.New(media, localfs.FS{}, library.Options{Roots: []domain.Root{{Path: root, Disk: "bench"}}})
+	return &rig{store: store, media: media, lib: lib}
+}
+
+func (r *rig) close() { r.lib.Close(); _ = r.store.Close() }
+
+func (r *rig) scan(b *testing.B) library.Status {
+	b.Helper()
+	st, err := r.lib.Scan(context.Background(), library.ScanRequest{}, nil)
+	if err != nil || st.State != library.StateCompleted {
+		b.Fatalf("scan: %v %+v", err, st)
+	}
+	return st
+}
+
+// findTime is how long `find ROOT -type f | wc -l` takes, the floor a
+// scan is compared with.
+func findTime(b *testing.B, root string, files int) time.Duration {
+	b.Helper()
+	start := time.Now()
+	out, err := exec.Command("sh", "-c", "find \"$1\" -type f | wc -l", "sh", root).Output()
+	d := time.Since(start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(out))); n != files {
+		b.Fatalf("find counted %d files, want %d", n, files)
+	}
+	return d
+}
+
+// BenchmarkScanFull is a first scan of the whole library into an empty
+// database; it reports the ratio to `find | wc -l` on the same tree.
+func BenchmarkScanFull(b *testing.B) {
+	root, files := benchLibrary(b)
+	find := findTime(b, root, files)
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		r := newRig(b, b.TempDir(), root)
+		b.StartTimer()
+		start := time.Now()
+		st := r.scan(b)
+		total += time.Since(start)
+		b.StopTimer()
+		if st.Added != files {
+			b.Fatalf("added %d, want %d", st.Added, files)
+		}
+		r.close()
+		b.StartTimer()
+	}
+	per := total / time.Duration(b.N)
+	b.ReportMetric(per.Seconds(), "s/scan")
+	b.ReportMetric(find.Seconds(), "s/find")
+	b.ReportMetric(float64(per)/float64(find), "x-find")
+	b.ReportMetric(float64(files)/per.Seconds(), "files/s")
+}
+
+// BenchmarkRescanUnchanged rescans a library nothing changed in.
+func BenchmarkRescanUnchanged(b *testing.B) {
+	root, files := benchLibrary(b)
+	r := newRig(b, b.TempDir(), root)
+	defer r.close()
+	r.scan(b)
+	find := findTime(b, root, files)
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		st := r.scan(b)
+		if st.Added+st.Updated+st.Missing != 0 || st.FilesSeen != files {
+			b.Fatalf("an unchanged rescan changed something: %+v", st)
+		}
+	}
+	per := time.Since(start) / time.Duration(b.N)
+	b.ReportMetric(per.Seconds(), "s/rescan")
+	b.ReportMetric(float64(per)/float64(find), "x-find")
+}
+
+// benchQueries are searches people type: whole titles, first words,
+// Cyrillic and Latin, with and without ё, partial words, misses.
+func benchQueries() []string {
+	return []string{"тёмный лес", "Тихий", "золотой сад", "последний капитан", "ночной вокзал навсегда", "берег",
+		"The Silent River", "silent", "frozen kingdom", "the lost", "harbor", "Iron Train of Storm",
+		"лесной", "Красный город", "hidden", "crimson", "матрица", "nothing like this", "Старый дом", "king"}
+}
+
+// BenchmarkByTitle measures title search over the whole scanned library,
+// reporting the median and 99th percentile latency of single searches.
+func BenchmarkByTitle(b *testing.B) {
+	root, _ := benchLibrary(b)
+	r := newRig(b, b.TempDir(), root)
+	defer r.close()
+	r.scan(b)
+	cat := catalog.New(r.media, r.media, localfs.FS{}, catalog.Options{})
+	defer cat.Close()
+	if err := cat.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	queries := benchQueries()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q := queries[i%len(queries)]
+		start := time.Now()
+		_, err := cat.ByTitle(context.Background(), q, "")
+		lat = append(lat, time.Since(start))
+		if err != nil && !domainNotFound(err) {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+func domainNotFound(err error) bool { return domain.IsKind(err, domain.KindNotFound) }
+
+// rssKB reads the resident set size of this process.
+func rssKB(b *testing.B) int64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status: RSS cannot be measured here")
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// peakRSS samples RSS every few milliseconds until stop is called.
+func peakRSS(b *testing.B) (stop func() int64) {
+	var mu sync.Mutex
+	peak := rssKB(b)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if v := rssKB(b); v > 0 {
+					mu.Lock()
+					peak = max(peak, v)
+					mu.Unlock()
+				}
+			}
+		}
+	})
+	return func() int64 {
+		close(done)
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
+}

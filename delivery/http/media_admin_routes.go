@@ -1,0 +1,145 @@
+package http
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"mediateka/domain"
+	"mediateka/usecase/library"
+)
+
+// Library is what the /api/media-admin routes need from the library.
+type Library interface {
+	StartScan(req library.ScanRequest) (string, error)
+	CancelScan() error
+	ScanStatus() library.Status
+	Roots() []library.RootStatus
+	Audit(ctx context.Context) (library.AuditReport, error)
+	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
+	Edit(ctx context.Context, id int64, p library.Patch) (domain.Media, error)
+}
+
+// mountMediaAdmin adds the library administration routes (API.md §4).
+func (s *Server) mountMediaAdmin(app *fiber.App) {
+	if s.deps.Library == nil {
+		return
+	}
+	g := app.Group("/api/media-admin", s.userAuth, requireAdmin)
+	g.Post("/scan", s.scanStart)
+	g.Delete("/scan", s.scanCancel)
+	g.Get("/scan/status", s.scanStatus)
+	g.Post("/audit", s.audit)
+	g.Get("/duplicates", s.duplicates)
+	g.Patch("/media/:id", s.mediaEdit)
+}
+
+type scanRequest struct {
+	Paths []string `json:"paths"`
+	Disk  string   `json:"disk"`
+}
+
+func (s *Server) scanStart(c *fiber.Ctx) error {
+	var req scanRequest
+	if err := parseJSON(c, &req); err != nil {
+		return err
+	}
+	id, err := s.deps.Library.StartScan(library.ScanRequest{Paths: req.Paths, Disk: req.Disk})
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"status": "started", "scan_id": id})
+}
+
+func (s *Server) scanCancel(c *fiber.Ctx) error {
+	id := s.deps.Library.ScanStatus().ScanID
+	if err := s.deps.Library.CancelScan(); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"status": "cancelling", "scan_id": id})
+}
+
+type scanErrorDTO struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+type rootDTO struct {
+	Path      string  `json:"path"`
+	Disk      string  `json:"disk"`
+	Available bool    `json:"available"`
+	Problem   *string `json:"problem"`
+}
+
+func (s *Server) scanStatus(c *fiber.Ctx) error {
+	st := s.deps.Library.ScanStatus()
+	errs := make([]scanErrorDTO, 0, len(st.Errors))
+	for _, e := range st.Errors {
+		errs = append(errs, scanErrorDTO{Path: e.Path, Error: e.Error})
+	}
+	roots := make([]rootDTO, 0)
+	for _, r := range s.deps.Library.Roots() {
+		roots = append(roots, rootDTO{Path: r.Path, Disk: r.Disk, Available: r.Available, Problem: optText(r.Problem)})
+	}
+	return c.JSON(fiber.Map{
+		"state": st.State, "scan_id": optText(st.ScanID), "started_at": optTime(st.StartedAt),
+		"finished_at": optTime(st.FinishedAt), "files_seen": st.FilesSeen, "added": st.Added,
+		"updated": st.Updated, "missing": st.Missing, "errors": errs, "error_count": st.ErrorCount,
+		"current_path": optText(st.CurrentPath), "failure": optText(st.Failure), "roots": roots,
+	})
+}
+
+type issueDTO struct {
+	Kind    string `json:"kind"`
+	MediaID int64  `json:"media_id,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Detail  string `json:"detail"`
+}
+
+func (s *Server) audit(c *fiber.Ctx) error {
+	started := time.Now()
+	rep, err := s.deps.Library.Audit(c.UserContext())
+	if err != nil {
+		return err
+	}
+	issues := make([]issueDTO, 0, len(rep.Issues))
+	for _, i := range rep.Issues {
+		issues = append(issues, issueDTO{Kind: i.Kind, MediaID: i.MediaID, Path: i.Path, Detail: i.Detail})
+	}
+	return c.JSON(fiber.Map{"total": rep.Total, "checked": rep.Checked, "issues": issues, "summary": rep.Summary,
+		"duration_ms": time.Since(started).Milliseconds()})
+}
+
+type duplicateGroupDTO struct {
+	Reason  string     `json:"reason"`
+	Entries []mediaDTO `json:"entries"`
+}
+
+func (s *Server) duplicates(c *fiber.Ctx) error {
+	groups, err := s.deps.Library.Duplicates(c.UserContext())
+	if err != nil {
+		return err
+	}
+	out := make([]duplicateGroupDTO, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, duplicateGroupDTO{Reason: g.Reason, Entries: toMediaDTOs(g.Entries)})
+	}
+	return c.JSON(fiber.Map{"groups": out, "total": len(out)})
+}
+
+func (s *Server) mediaEdit(c *fiber.Ctx) error {
+	id, err := mediaID(c)
+	if err != nil {
+		return err
+	}
+	var patch map[string]any
+	if err := parseJSON(c, &patch); err != nil {
+		return err
+	}
+	m, err := s.deps.Library.Edit(c.UserContext(), id, library.Patch(patch))
+	if err != nil {
+		return err
+	}
+	return c.JSON(toMediaDTO(m))
+}

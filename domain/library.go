@@ -1,0 +1,96 @@
+package domain
+
+import (
+	"io"
+	"time"
+)
+
+// Root is one library folder of search_dirs.json. Disk is the name shown as
+// media.disk_name for everything found under it.
+type Root struct {
+	Path string
+	Disk string
+}
+
+// FileReader is an open file read by offset: a stream serving a Range, or
+// the duplicate search reading parts of a video.
+type FileReader interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// MediaFilter selects catalogue entries. Empty fields do not filter.
+// Category "uncategorized" selects entries without a category. TitleQuery
+// is a normalised text every match contains in one of its titles.
+type MediaFilter struct {
+	Type       string
+	Category   string
+	Disk       string
+	TitleQuery string
+	// TopLevel keeps movies and series only.
+	TopLevel bool
+	// Limit 0 means no limit.
+	Limit  int
+	Offset int
+}
+
+// MediaKey is the light view of a record that in-memory indexes and the
+// duplicate search work on: Titles are the normalised title, title_ru and
+// title_orig, Year is 0 when unknown.
+type MediaKey struct {
+	ID       int64
+	ParentID int64
+	Type     string
+	Status   string
+	Year     int
+	Titles   [3]string
+}
+
+// MediaChange is one write of a scan batch: an insert when Media.ID is 0,
+// else an update of Columns only. ParentPath names a parent inserted earlier
+// in the same batch, whose id nobody knows yet; it overrides Media.ParentID.
+type MediaChange struct {
+	Media      Media
+	Columns    []string
+	ParentPath string
+}
+
+// FileHash is a video file's partial content hash, kept for duplicate
+// detection; Hash is "" until computed, and cleared when the file changes.
+type FileHash struct {
+	ID   int64
+	Path string
+	Size int64
+	Hash string
+}
+
+// Errors of the media library: the catalogue, the scanner, the audit and
+// editing. Their codes are part of the API (docs/API.md §3 and §4).
+var (
+	ErrMediaNotFound   = NewError(KindNotFound, "media_not_found", "no media entry matches")
+	ErrInvalidType     = NewError(KindInvalid, "invalid_type", "type must be one of movie, series, season, episode")
+	ErrInvalidCategory = NewError(KindInvalid, "invalid_category", "unknown category")
+	ErrScanRunning     = NewError(KindConflict, "scan_running", "a media scan is already running")
+	ErrScanNotRunning  = NewError(KindConflict, "scan_not_running", "no media scan is running")
+	ErrNoRoots         = NewError(KindConflict, "no_library_roots", "no library folder is configured in search_dirs.json")
+	ErrNoFile          = NewError(KindNotFound, "no_file", "this entry is a folder, not a video file")
+	ErrFileMissing     = NewError(KindNotFound, "file_missing", "the video file of this entry is not on disk")
+	ErrSubtitleMissing = NewError(KindNotFound, "subtitle_not_found", "no such subtitle track")
+)
+
+// Names of the events the library publishes on /api/events.
+const (
+	EventScanStarted    = "scan_started"
+	EventScanProgress   = "scan_progress"
+	EventScanCompleted  = "scan_completed"
+	EventAuditCompleted = "audit_completed"
+)
+
+// Event is one notification for live listeners (the admin panel, the
+// Telegram bot). Data holds the event's own fields; they are flat JSON
+// values so a listener can show them without knowing the event.
+type Event struct {
+	Name string
+	At   time.Time
+	Data map[string]any
+}

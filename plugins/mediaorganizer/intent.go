@@ -1,0 +1,157 @@
+package mediaorganizer
+
+import (
+	"fmt"
+	"strings"
+
+	"mediateka/usecase/library"
+)
+
+type intent int
+
+const (
+	intentNone intent = iota
+	intentScan
+	intentDuplicates
+	intentAudit
+	intentCount
+)
+
+// detect reads what a (normalised, split) message asks. It is strict on
+// purpose: a message it does not clearly understand goes on to the other
+// plugins and the AI model.
+func detect(words []string) intent {
+	has := func(stems ...string) bool {
+		for _, w := range words {
+			for _, s := range stems {
+				if strings.HasPrefix(w, s) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	whole := has("библиотек", "медиатек", "коллекци", "library", "collection")
+	object := whole || has("папк", "диск", "фильм", "сериал", "media", "folder", "disk", "movie", "film", "series")
+	switch {
+	case has("сканирован", "пересканир") || (has("просканир", "сканиру", "отсканир") && object) ||
+		(has("scan", "rescan") && (object || len(words) <= 3)):
+		return intentScan
+	case has("дубликат", "duplicate", "dupe") || word(words, "дубли", "дублей", "дублях"):
+		return intentDuplicates
+	case has("аудит", "audit") || (has("провер", "check") && whole):
+		return intentAudit
+	case (has("сколько") || phrase(words, "how", "many")) && len(countKinds(words)) > 0:
+		return intentCount
+	}
+	return intentNone
+}
+
+// word reports whether one of ws is a word of words.
+func word(words []string, ws ...string) bool {
+	for _, w := range words {
+		for _, x := range ws {
+			if w == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phrase reports whether a and b follow each other in words.
+func phrase(words []string, a, b string) bool {
+	for i := 0; i+1 < len(words); i++ {
+		if words[i] == a && words[i+1] == b {
+			return true
+		}
+	}
+	return false
+}
+
+type countKind int
+
+const (
+	countMovies countKind = iota
+	countSeries
+	countSeasons
+	countEpisodes
+)
+
+// countKinds lists what a counting question asks about, in the order
+// asked; a question about the whole library gets movies and series.
+func countKinds(words []string) []countKind {
+	var out []countKind
+	seen := map[countKind]bool{}
+	add := func(k countKind) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, w := range words {
+		switch {
+		case strings.HasPrefix(w, "фильм") || strings.HasPrefix(w, "кино") || strings.HasPrefix(w, "movie") || strings.HasPrefix(w, "film"):
+			add(countMovies)
+		case strings.HasPrefix(w, "сериал") || w == "series" || strings.HasPrefix(w, "show"):
+			add(countSeries)
+		case strings.HasPrefix(w, "сезон") || strings.HasPrefix(w, "season"):
+			add(countSeasons)
+		case strings.HasPrefix(w, "сери") || strings.HasPrefix(w, "эпизод") || strings.HasPrefix(w, "episode"):
+			add(countEpisodes)
+		}
+	}
+	if len(out) == 0 {
+		for _, w := range words {
+			if strings.HasPrefix(w, "библиотек") || strings.HasPrefix(w, "медиатек") || w == "library" || w == "collection" {
+				return []countKind{countMovies, countSeries}
+			}
+		}
+	}
+	return out
+}
+
+func countPhrase(k countKind, st library.Stats, ru bool) string {
+	switch k {
+	case countMovies:
+		if ru {
+			return fmt.Sprintf("%d %s", st.Movies, plural(st.Movies, "фильм", "фильма", "фильмов"))
+		}
+		return fmt.Sprintf("%d %s", st.Movies, pluralEn(st.Movies, "movie", "movies"))
+	case countSeries:
+		if ru {
+			return fmt.Sprintf("%d %s", st.Series, plural(st.Series, "сериал", "сериала", "сериалов"))
+		}
+		return fmt.Sprintf("%d series", st.Series)
+	case countSeasons:
+		if ru {
+			return fmt.Sprintf("%d %s", st.Seasons, plural(st.Seasons, "сезон", "сезона", "сезонов"))
+		}
+		return fmt.Sprintf("%d %s", st.Seasons, pluralEn(st.Seasons, "season", "seasons"))
+	}
+	if ru {
+		return fmt.Sprintf("%d %s", st.Episodes, plural(st.Episodes, "серия", "серии", "серий"))
+	}
+	return fmt.Sprintf("%d %s", st.Episodes, pluralEn(st.Episodes, "episode", "episodes"))
+}
+
+// plural picks the Russian form for n: 1 фильм, 2 фильма, 5 фильмов, 21 фильм.
+func plural(n int, one, few, many string) string {
+	n %= 100
+	switch {
+	case n >= 11 && n <= 14:
+		return many
+	case n%10 == 1:
+		return one
+	case n%10 >= 2 && n%10 <= 4:
+		return few
+	}
+	return many
+}
+
+func pluralEn(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

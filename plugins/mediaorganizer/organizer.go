@@ -1,0 +1,189 @@
+// Package mediaorganizer is the media_organizer plugin: it answers chat
+// questions about the library in Russian and English — how many movies or
+// series there are, start a scan, list duplicates, run an audit — with
+// real numbers from the library use case. Anything else passes to the
+// next plugin.
+package mediaorganizer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode"
+
+	"mediateka/domain"
+	"mediateka/usecase/library"
+	"mediateka/usecase/textmatch"
+)
+
+// Library is what the organizer asks of the media library.
+type Library interface {
+	Stats(ctx context.Context) (library.Stats, error)
+	StartScan(req library.ScanRequest) (string, error)
+	Audit(ctx context.Context) (library.AuditReport, error)
+	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
+}
+
+// Plugin is the media organizer.
+type Plugin struct {
+	lib Library
+	log *slog.Logger
+}
+
+// New builds the plugin. The AI model is not used yet: every answer comes
+// from the catalogue itself, so it works with no model configured.
+func New(_ domain.AIModel, lib Library, log *slog.Logger) *Plugin {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Plugin{lib: lib, log: log}
+}
+
+// Name implements domain.Plugin.
+func (p *Plugin) Name() string { return "media_organizer" }
+
+// Description implements domain.Plugin.
+func (p *Plugin) Description() string {
+	return "Answers questions about the media library: counts, scans, duplicates and audits (Russian and English)"
+}
+
+// Setup declines to load without a library to ask.
+func (p *Plugin) Setup(context.Context) (bool, error) { return p.lib != nil, nil }
+
+// Start implements domain.Plugin; there is nothing to run in the background.
+func (p *Plugin) Start(context.Context) error { return nil }
+
+// Stop implements domain.Plugin.
+func (p *Plugin) Stop(context.Context) error { return nil }
+
+// Teardown implements domain.Plugin.
+func (p *Plugin) Teardown(context.Context) error { return nil }
+
+// Handle answers a library question, or returns "" to pass the message on.
+func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
+	ru := hasCyrillic(message)
+	words := strings.Fields(textmatch.Normalize(message))
+	switch detect(words) {
+	case intentScan:
+		return p.scan(ru), nil
+	case intentDuplicates:
+		return p.duplicates(ctx, ru)
+	case intentAudit:
+		return p.audit(ctx, ru)
+	case intentCount:
+		return p.count(ctx, words, ru)
+	}
+	return "", nil
+}
+
+func (p *Plugin) scan(ru bool) string {
+	_, err := p.lib.StartScan(library.ScanRequest{})
+	switch {
+	case err == nil:
+		return say(ru, "Сканирование библиотеки запущено. Я сообщу, когда оно закончится, — или загляните в панель администратора.",
+			"The library scan has started. Its progress shows in the admin panel.")
+	case errors.Is(err, domain.ErrScanRunning):
+		return say(ru, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
+	case errors.Is(err, domain.ErrNoRoots):
+		return say(ru, "Папки библиотеки не настроены: добавьте их в search_dirs.json.",
+			"No library folders are configured: add them to search_dirs.json.")
+	}
+	p.log.Warn("media_organizer could not start a scan", "err", err.Error())
+	return say(ru, "Не получилось запустить сканирование: "+err.Error(), "Could not start the scan: "+err.Error())
+}
+
+func (p *Plugin) duplicates(ctx context.Context, ru bool) (string, error) {
+	groups, err := p.lib.Duplicates(ctx)
+	if err != nil {
+		return "", fmt.Errorf("find duplicates: %w", err)
+	}
+	if len(groups) == 0 {
+		return say(ru, "Дубликатов не найдено.", "No duplicates found."), nil
+	}
+	var b strings.Builder
+	if ru {
+		fmt.Fprintf(&b, "Найдено %d %s дубликатов:", len(groups), plural(len(groups), "группа", "группы", "групп"))
+	} else {
+		fmt.Fprintf(&b, "Found %d duplicate %s:", len(groups), pluralEn(len(groups), "group", "groups"))
+	}
+	for i, g := range groups {
+		if i == 5 {
+			b.WriteString(say(ru, "\n…и другие.", "\n…and more."))
+			break
+		}
+		fmt.Fprintf(&b, "\n• %s — %d %s (%s)", titleOf(g.Entries[0]), len(g.Entries),
+			say(ru, plural(len(g.Entries), "копия", "копии", "копий"), pluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, ru))
+	}
+	return b.String(), nil
+}
+
+func (p *Plugin) audit(ctx context.Context, ru bool) (string, error) {
+	rep, err := p.lib.Audit(ctx)
+	if err != nil {
+		return "", fmt.Errorf("audit the library: %w", err)
+	}
+	s := rep.Summary
+	if ru {
+		return fmt.Sprintf("Аудит завершён: проверено записей — %d, проблем — %d. Нет файла: %d; файлов нет в каталоге: %d; "+
+			"дубликатов: %d; без названия или года: %d; потерянных записей: %d.", rep.Checked, rep.Total,
+			s[library.IssueMissingFile], s[library.IssueUnregisteredFile], s[library.IssueDuplicate],
+			s[library.IssueIncompleteMetadata], s[library.IssueOrphan]), nil
+	}
+	return fmt.Sprintf("Audit done: %d records checked, %d issues. Missing files: %d; files not in the catalogue: %d; "+
+		"duplicates: %d; without a title or year: %d; orphans: %d.", rep.Checked, rep.Total,
+		s[library.IssueMissingFile], s[library.IssueUnregisteredFile], s[library.IssueDuplicate],
+		s[library.IssueIncompleteMetadata], s[library.IssueOrphan]), nil
+}
+
+func (p *Plugin) count(ctx context.Context, words []string, ru bool) (string, error) {
+	st, err := p.lib.Stats(ctx)
+	if err != nil {
+		return "", fmt.Errorf("count the library: %w", err)
+	}
+	var parts []string
+	for _, k := range countKinds(words) {
+		parts = append(parts, countPhrase(k, st, ru))
+	}
+	if ru {
+		return "В библиотеке " + strings.Join(parts, ", ") + ".", nil
+	}
+	return "The library has " + strings.Join(parts, ", ") + ".", nil
+}
+
+func say(ru bool, russian, english string) string {
+	if ru {
+		return russian
+	}
+	return english
+}
+
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func titleOf(m domain.Media) string {
+	t := m.Title
+	if t == "" {
+		t = m.Path
+	}
+	if m.Year != nil {
+		t = fmt.Sprintf("«%s» (%d)", t, *m.Year)
+	} else {
+		t = "«" + t + "»"
+	}
+	return t
+}
+
+func reason(r string, ru bool) string {
+	if r == library.DuplicateSameContent {
+		return say(ru, "одинаковое содержимое", "same content")
+	}
+	return say(ru, "одинаковые название и год", "same title and year")
+}

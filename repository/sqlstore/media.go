@@ -1,0 +1,281 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"mediateka/domain"
+)
+
+// Media is the media repository: catalogue reads, scan batches, edits and
+// the duplicate-search views. It keeps media.title_norm, the normalised
+// titles the files filter searches, in step with every title it writes;
+// normalize is the catalogue's own normalisation, injected so that the
+// database and the in-memory search agree.
+type Media struct {
+	s         *Store
+	normalize func(string) string
+	columns   []string // insertColumns, read-only
+}
+
+// NewMedia returns the media repository of s.
+func NewMedia(s *Store, normalize func(string) string) *Media {
+	return &Media{s: s, normalize: normalize, columns: insertColumns()}
+}
+
+// titleNorm joins the normalised titles with "|", which normalised text
+// never contains, so a LIKE never matches across two titles.
+func (r *Media) titleNorm(title, ru, orig string) string {
+	t := r.normalize(title)
+	n := func(s string) string {
+		if s == title {
+			return t // the display title is usually one of the other two
+		}
+		return r.normalize(s)
+	}
+	return t + "|" + n(ru) + "|" + n(orig)
+}
+
+func (r *Media) readDB() (*sql.DB, error) { return r.s.R.DB() }
+
+// rowCheck is how many rows a loop handles between cancellation checks.
+const rowCheck = 256
+
+// detached returns ctx without its cancellation, for the driver. The
+// SQLite driver runs every statement step and every row fetch of a
+// cancellable context in a goroutine of its own and waits on a channel; on
+// a busy two-core machine each such hand-off waits for the scheduler, which
+// made a 100 000-row scan several times slower. Loops check the real
+// context themselves every rowCheck rows instead.
+func detached(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// ByID loads one record; NotFound (media_not_found) when absent.
+func (r *Media) ByID(ctx context.Context, id int64) (domain.Media, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return domain.Media{}, err
+	}
+	row, err := scanMedia(db.QueryRowContext(ctx, `SELECT `+mediaSelect+` FROM media WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return domain.Media{}, domain.ErrMediaNotFound.Wrap(err)
+	}
+	if err != nil {
+		return domain.Media{}, fmt.Errorf("load media %d: %w", id, err)
+	}
+	return row.toDomain(), nil
+}
+
+// ByIDs loads records in the order of ids, skipping ids that do not exist.
+func (r *Media) ByIDs(ctx context.Context, ids []int64) ([]domain.Media, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	found := map[int64]domain.Media{}
+	err := r.query(ctx, `SELECT `+mediaSelect+` FROM media WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids), func(m domain.Media) error {
+		found[m.ID] = m
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Media, 0, len(ids))
+	for _, id := range ids {
+		if m, ok := found[id]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// Children returns the records whose parent is one of parentIDs, ordered by
+// number then path.
+func (r *Media) Children(ctx context.Context, parentIDs []int64) ([]domain.Media, error) {
+	if len(parentIDs) == 0 {
+		return nil, nil
+	}
+	var out []domain.Media
+	err := r.query(ctx, `SELECT `+mediaSelect+` FROM media WHERE parent_id IN (`+placeholders(len(parentIDs))+`)
+		ORDER BY parent_id, number IS NULL, number, path`, int64Args(parentIDs), func(m domain.Media) error {
+		out = append(out, m)
+		return nil
+	})
+	return out, err
+}
+
+// Each calls fn for every record f selects, ordered by id, reading rows one
+// at a time so that the whole catalogue streams at flat memory. An error
+// from fn stops the iteration and is returned.
+func (r *Media) Each(ctx context.Context, f domain.MediaFilter, fn func(domain.Media) error) error {
+	where, args := filterSQL(f)
+	q := `SELECT ` + mediaSelect + ` FROM media` + where + ` ORDER BY id`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(0, f.Offset))
+	} else if f.Offset > 0 {
+		q += fmt.Sprintf(" LIMIT -1 OFFSET %d", f.Offset)
+	}
+	return r.query(ctx, q, args, fn)
+}
+
+// Count returns how many records f selects, ignoring its limit and offset.
+func (r *Media) Count(ctx context.Context, f domain.MediaFilter) (int64, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return 0, err
+	}
+	where, args := filterSQL(f)
+	var n int64
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM media`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count media: %w", err)
+	}
+	return n, nil
+}
+
+// Version names the state of the media table: the time of its last write.
+// It changes whenever any process writes a record, so caches can tell they
+// are stale with one indexed lookup.
+func (r *Media) Version(ctx context.Context) (string, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return "", err
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(updated_at), '') FROM media`).Scan(&v); err != nil {
+		return "", fmt.Errorf("read media version: %w", err)
+	}
+	return v, nil
+}
+
+// CountByType returns the number of records per media type and status.
+func (r *Media) CountByType(ctx context.Context) (map[string]map[string]int, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT coalesce(media_type, ''), coalesce(status, ''), count(*) FROM media GROUP BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("count media: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]int{}
+	for rows.Next() {
+		var typ, status string
+		var n int
+		if err := rows.Scan(&typ, &status, &n); err != nil {
+			return nil, fmt.Errorf("count media: %w", err)
+		}
+		if out[typ] == nil {
+			out[typ] = map[string]int{}
+		}
+		out[typ][status] = n
+	}
+	return out, rows.Err()
+}
+
+// Keys calls fn with the light view of every record, ordered by id: what
+// the title index and the duplicate search need, without the heavy text.
+func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error {
+	db, err := r.readDB()
+	if err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(detached(ctx), `SELECT id, coalesce(parent_id, 0), coalesce(media_type, ''), coalesce(status, ''),
+		coalesce(year, 0), coalesce(title_norm, '') FROM media ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read media keys: %w", err)
+	}
+	defer rows.Close()
+	for n := 1; rows.Next(); n++ {
+		if n%rowCheck == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var k domain.MediaKey
+		var norm string
+		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &norm); err != nil {
+			return fmt.Errorf("read media keys: %w", err)
+		}
+		parts := strings.SplitN(norm, "|", 3)
+		copy(k.Titles[:], parts)
+		if err := fn(k); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// query runs a SELECT of mediaSelect columns on the read pool and calls fn
+// per row.
+func (r *Media) query(ctx context.Context, q string, args []any, fn func(domain.Media) error) error {
+	db, err := r.readDB()
+	if err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(detached(ctx), q, args...)
+	if err != nil {
+		return fmt.Errorf("read media: %w", err)
+	}
+	defer rows.Close()
+	for n := 1; rows.Next(); n++ {
+		if n%rowCheck == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row, err := scanMedia(rows)
+		if err != nil {
+			return fmt.Errorf("read media: %w", err)
+		}
+		if err := fn(row.toDomain()); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read media: %w", err)
+	}
+	return nil
+}
+
+// filterSQL turns a filter into a WHERE clause and its arguments.
+func filterSQL(f domain.MediaFilter) (string, []any) {
+	var conds []string
+	var args []any
+	if f.Type != "" {
+		conds, args = append(conds, "media_type = ?"), append(args, f.Type)
+	}
+	if f.TopLevel {
+		conds = append(conds, "media_type IN ('movie', 'series')")
+	}
+	switch f.Category {
+	case "":
+	case domain.CategoryUncategorized:
+		conds = append(conds, "coalesce(main_category, '') = ''")
+	default:
+		conds, args = append(conds, "main_category = ?"), append(args, f.Category)
+	}
+	if f.Disk != "" {
+		conds, args = append(conds, "disk_name = ?"), append(args, f.Disk)
+	}
+	if f.TitleQuery != "" {
+		conds, args = append(conds, `title_norm LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(f.TitleQuery)+"%")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// escapeLike makes LIKE's wildcards in s literal.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func int64Args(ids []int64) []any {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args
+}

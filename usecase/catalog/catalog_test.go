@@ -1,0 +1,287 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
+	"mediateka/repository/localfs"
+	"mediateka/repository/sqlstore"
+	"mediateka/usecase/catalog"
+	"mediateka/usecase/textmatch"
+)
+
+type env struct {
+	t     *testing.T
+	dir   string
+	store *sqlstore.Store
+	media *sqlstore.Media
+	svc   *catalog.Service
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db", "test.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = store.Close() })
+	media := sqlstore.NewMedia(store, textmatch.Normalize)
+	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{SearchLogEvery: 10 * time.Millisecond})
+	t.Cleanup(svc.Close)
+	return &env{t: t, dir: dir, store: store, media: media, svc: svc}
+}
+
+// rec describes a record to insert: a path "#…" suffix makes it a folder
+// record (no file); a parent is named by path.
+type rec struct {
+	path, title, ru, typ, parent, category string
+	year                                   int
+}
+
+// add inserts records in order and returns their ids by path.
+func (e *env) add(recs ...rec) map[string]int64 {
+	e.t.Helper()
+	ids := map[string]int64{}
+	for _, r := range recs {
+		m := domain.Media{DiskName: "Disk", Path: r.path, Title: r.title, TitleRu: r.ru, MediaType: r.typ,
+			Status: domain.StatusOK, MainCategory: r.category, ParentID: ids[r.parent]}
+		if r.year > 0 {
+			y := r.year
+			m.Year = &y
+		}
+		if r.typ == domain.MediaMovie || r.typ == domain.MediaEpisode {
+			m.Size, m.ModTime = 1, time.Unix(1, 0)
+		}
+		got, err := e.media.ApplyScan(context.Background(), []domain.MediaChange{{Media: m}})
+		require.NoError(e.t, err)
+		ids[r.path] = got[r.path]
+	}
+	e.svc.MediaChanged()
+	return ids
+}
+
+func titlesOf(tm catalog.TitleMatch) []string {
+	out := []string{tm.Match.Title}
+	for _, a := range tm.Alternatives {
+		out = append(out, a.Title)
+	}
+	return out
+}
+
+func TestByTitleRanking(t *testing.T) {
+	e := newEnv(t)
+	e.add(
+		rec{path: "/m/1", title: "The Matrix", ru: "Матрица", typ: "movie", year: 1999},
+		rec{path: "/m/2", title: "The Matrix Reloaded", typ: "movie", year: 2003},
+		rec{path: "/m/3", title: "Matrix", typ: "movie", year: 2021},
+		rec{path: "/m/4", title: "Animatrix", typ: "movie", year: 2003},
+		rec{path: "/m/5", title: "Matrix Resurrections", typ: "movie", year: 2021},
+		rec{path: "/m/6", title: "Ёлки 2", typ: "movie", year: 2011},
+		rec{path: "/s", title: "Matrix", typ: "series", year: 1993},
+		rec{path: "/s#S01", title: "Matrix", typ: "season", parent: "/s"},
+		rec{path: "/s/e1", title: "Matrix", typ: "episode", parent: "/s#S01"},
+	)
+	ctx := context.Background()
+	tm, err := e.svc.ByTitle(ctx, "matrix", "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Matrix", "Matrix", "Matrix", "Matrix", "Matrix Resurrections", "The Matrix Reloaded", "The Matrix", "Animatrix"}, titlesOf(tm))
+	assert.Equal(t, domain.MediaMovie, tm.Match.MediaType, "exact, then movies and series, then newer first")
+	assert.Equal(t, domain.MediaSeries, tm.Alternatives[0].MediaType)
+	assert.Equal(t, domain.MediaSeason, tm.Alternatives[1].MediaType)
+
+	for query, want := range map[string]string{
+		"МАТРИЦА": "The Matrix", "the.matrix": "The Matrix", "  The_Matrix!! ": "The Matrix",
+		"ёлки": "Ёлки 2", "ЕЛКИ 2": "Ёлки 2", "reloaded": "The Matrix Reloaded", "atrix": "Matrix",
+	} {
+		tm, err := e.svc.ByTitle(ctx, query, "")
+		require.NoError(t, err, query)
+		assert.Equal(t, want, tm.Match.Title, query)
+	}
+	tm, err = e.svc.ByTitle(ctx, "matrix", "series")
+	require.NoError(t, err)
+	assert.Equal(t, domain.MediaSeries, tm.Match.MediaType)
+	assert.Empty(t, tm.Alternatives)
+
+	_, err = e.svc.ByTitle(ctx, "ёлки", "series")
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound)
+	_, err = e.svc.ByTitle(ctx, "...", "")
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound)
+	_, err = e.svc.ByTitle(ctx, "   ", "")
+	assert.True(t, domain.IsKind(err, domain.KindInvalid))
+	_, err = e.svc.ByTitle(ctx, strings.Repeat("я", 501), "")
+	assert.True(t, domain.IsKind(err, domain.KindInvalid))
+	_, err = e.svc.ByTitle(ctx, "matrix", "podcast")
+	assert.ErrorIs(t, err, domain.ErrInvalidType)
+}
+
+func TestByTitleKeepsTenAlternativesAndLogsSearches(t *testing.T) {
+	e := newEnv(t)
+	var recs []rec
+	for i := range 15 {
+		recs = append(recs, rec{path: "/m/" + string(rune('a'+i)), title: "Star " + string(rune('A'+i)), typ: "movie", year: 2000 + i})
+	}
+	e.add(recs...)
+	tm, err := e.svc.ByTitle(context.Background(), "star", "")
+	require.NoError(t, err)
+	assert.Len(t, tm.Alternatives, 10)
+	assert.Equal(t, "Star O", tm.Match.Title, "newest first among equal matches")
+	_, err = e.svc.ByTitle(context.Background(), "nothing like it", "")
+	require.Error(t, err)
+
+	e.svc.Close()
+	var rows []struct {
+		Query        string
+		ResultsCount int
+	}
+	require.NoError(t, e.store.R.Raw(`SELECT query, results_count FROM search_history ORDER BY id`).Scan(&rows).Error)
+	require.Len(t, rows, 2)
+	assert.Equal(t, "star", rows[0].Query)
+	assert.Equal(t, 15, rows[0].ResultsCount)
+	assert.Equal(t, 0, rows[1].ResultsCount)
+}
+
+func TestIndexFollowsChanges(t *testing.T) {
+	e := newEnv(t)
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995})
+	_, err := e.svc.ByTitle(context.Background(), "solaris", "")
+	require.ErrorIs(t, err, domain.ErrMediaNotFound)
+	e.add(rec{path: "/m/2", title: "Solaris", typ: "movie", year: 1972})
+	tm, err := e.svc.ByTitle(context.Background(), "solaris", "")
+	require.NoError(t, err)
+	assert.Equal(t, "Solaris", tm.Match.Title)
+}
+
+func TestIndexNoticesWritesOfAnotherProcess(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	svc := catalog.New(e.media, e.media, localfs.FS{}, catalog.Options{Now: clock})
+	t.Cleanup(svc.Close)
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995})
+	_, err := svc.ByTitle(context.Background(), "heat", "")
+	require.NoError(t, err)
+	// The command-line scan writes through its own store and never tells
+	// this service.
+	other, err := sqlstore.Open(context.Background(), filepath.Join(e.dir, "db", "test.db"))
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = sqlstore.NewMedia(other, textmatch.Normalize).ApplyScan(context.Background(),
+		[]domain.MediaChange{{Media: domain.Media{DiskName: "d", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"}}})
+	require.NoError(t, err)
+	_, err = svc.ByTitle(context.Background(), "solaris", "")
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound, "within a second the index may be stale")
+	mu.Lock()
+	now = now.Add(2 * time.Second)
+	mu.Unlock()
+	tm, err := svc.ByTitle(context.Background(), "solaris", "")
+	require.NoError(t, err)
+	assert.Equal(t, "Solaris", tm.Match.Title)
+}
+
+func TestFilesFiltersAndValidation(t *testing.T) {
+	e := newEnv(t)
+	e.add(
+		rec{path: "/m/1", title: "Heat", typ: "movie", category: "crime", year: 1995},
+		rec{path: "/m/2", title: "Ёлки", typ: "movie", year: 2010},
+		rec{path: "/s", title: "Dark", typ: "series"},
+	)
+	ctx := context.Background()
+	list := func(q catalog.FilesQuery) []string {
+		var out []string
+		require.NoError(t, e.svc.Files(ctx, q, func(m domain.Media) error { out = append(out, m.Title); return nil }))
+		return out
+	}
+	assert.Equal(t, []string{"Heat", "Ёлки", "Dark"}, list(catalog.FilesQuery{}))
+	assert.Equal(t, []string{"Heat"}, list(catalog.FilesQuery{Category: "Криминал"}))
+	assert.Equal(t, []string{"Ёлки", "Dark"}, list(catalog.FilesQuery{Category: "uncategorized"}))
+	assert.Equal(t, []string{"Dark"}, list(catalog.FilesQuery{Type: "series"}))
+	assert.Equal(t, []string{"Ёлки"}, list(catalog.FilesQuery{Text: "ЕЛК"}))
+	assert.Equal(t, []string{"Ёлки"}, list(catalog.FilesQuery{Limit: 1, Offset: 1}))
+	n, err := e.svc.CountFiles(ctx, catalog.FilesQuery{Type: "movie", Limit: 1})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n)
+
+	for _, q := range []catalog.FilesQuery{{Type: "x"}, {Category: "nope"}, {Limit: 1001}, {Limit: -1}, {Offset: -5}} {
+		assert.True(t, domain.IsKind(e.svc.ValidateFiles(q), domain.KindInvalid), "%+v", q)
+	}
+	stop := errors.New("client gone")
+	seen := 0
+	err = e.svc.Files(ctx, catalog.FilesQuery{}, func(domain.Media) error { seen++; return stop })
+	assert.ErrorIs(t, err, stop)
+	assert.Equal(t, 1, seen, "the stream stops when the reader does")
+}
+
+func TestByCategoryAndGet(t *testing.T) {
+	e := newEnv(t)
+	ids := e.add(
+		rec{path: "/m/1", title: "Heat", typ: "movie", category: "crime", year: 1995},
+		rec{path: "/m/2", title: "Odd", typ: "movie", category: "no-such-slug"},
+		rec{path: "/s", title: "Dark", typ: "series", category: "crime"},
+		rec{path: "/s#S01", title: "Dark", typ: "season", parent: "/s"},
+		rec{path: "/s#S01/e1", title: "Dark", typ: "episode", parent: "/s#S01"},
+		rec{path: "/s#S01/e2", title: "Dark", typ: "episode", parent: "/s#S01"},
+	)
+	ctx := context.Background()
+	sh, err := e.svc.ByCategory(ctx, "")
+	require.NoError(t, err)
+	assert.Len(t, sh.Categories, len(domain.Categories())+1)
+	counts := map[string]int{}
+	for _, c := range sh.Categories {
+		counts[c.Slug] = c.Count
+	}
+	assert.Equal(t, 2, counts["crime"])
+	assert.Equal(t, 1, counts["uncategorized"], "an unknown slug is shown as uncategorized")
+	assert.Equal(t, "Heat", sh.Movies["crime"][0].Title)
+	assert.Equal(t, "Dark", sh.Series["crime"][0].Title)
+
+	sh, err = e.svc.ByCategory(ctx, "crime")
+	require.NoError(t, err)
+	require.Len(t, sh.Categories, 1)
+	_, err = e.svc.ByCategory(ctx, "nope")
+	assert.ErrorIs(t, err, domain.ErrInvalidCategory)
+
+	got, err := e.svc.Get(ctx, ids["/s"])
+	require.NoError(t, err)
+	require.Len(t, got.Children, 1)
+	assert.Len(t, got.Children[0].Children, 2)
+	movie, err := e.svc.Get(ctx, ids["/m/1"])
+	require.NoError(t, err)
+	assert.NotNil(t, movie.Children)
+	assert.Empty(t, movie.Children)
+	_, err = e.svc.Get(ctx, 9999)
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound)
+}
+
+func TestStreamResolvesOnlyCatalogueFiles(t *testing.T) {
+	e := newEnv(t)
+	video := filepath.Join(e.dir, "Heat.1995.mp4")
+	require.NoError(t, os.WriteFile(video, []byte("0123456789"), 0o644))
+	ids := e.add(
+		rec{path: video, title: "Heat", typ: "movie"},
+		rec{path: filepath.Join(e.dir, "gone.mkv"), title: "Gone", typ: "movie"},
+		rec{path: "/s", title: "Dark", typ: "series"},
+	)
+	ctx := context.Background()
+	f, err := e.svc.Stream(ctx, ids[video])
+	require.NoError(t, err)
+	assert.Equal(t, "video/mp4", f.ContentType)
+	assert.EqualValues(t, 10, f.Size)
+	_, err = e.svc.Stream(ctx, ids["/s"])
+	assert.ErrorIs(t, err, domain.ErrNoFile)
+	_, err = e.svc.Stream(ctx, ids[filepath.Join(e.dir, "gone.mkv")])
+	assert.ErrorIs(t, err, domain.ErrFileMissing)
+	_, err = e.svc.Stream(ctx, 777)
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound)
+	assert.Equal(t, "video/x-matroska", catalog.ContentType("a.MKV"))
+	assert.Equal(t, "video/mp2t", catalog.ContentType("a.m2ts"))
+}

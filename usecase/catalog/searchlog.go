@@ -1,0 +1,91 @@
+package catalog
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"mediateka/domain"
+)
+
+// searchLogger writes search_history in small batches from one goroutine,
+// so a title search costs a channel send instead of a database write.
+// A crash loses at most the last fraction of a second of history.
+type searchLogger struct {
+	log   SearchLog
+	lg    *slog.Logger
+	in    chan domain.SearchRecord
+	every time.Duration
+	done  chan struct{}
+	// mu guards closed, so a search racing with shutdown never sends on
+	// a closed channel.
+	mu     sync.RWMutex
+	closed bool
+}
+
+func newSearchLogger(log SearchLog, lg *slog.Logger, every time.Duration) *searchLogger {
+	l := &searchLogger{log: log, lg: lg, in: make(chan domain.SearchRecord, 1024), every: every, done: make(chan struct{})}
+	go l.run()
+	return l
+}
+
+// add queues a record; when the queue is full (the database is stuck) the
+// record is dropped rather than slowing searches down.
+func (l *searchLogger) add(r domain.SearchRecord) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return
+	}
+	select {
+	case l.in <- r:
+	default:
+		l.lg.Warn("search history queue is full: a search was not logged")
+	}
+}
+
+func (l *searchLogger) run() {
+	defer close(l.done)
+	tick := time.NewTicker(l.every)
+	defer tick.Stop()
+	var batch []domain.SearchRecord
+	for {
+		select {
+		case r, ok := <-l.in:
+			if !ok {
+				l.flush(batch)
+				return
+			}
+			batch = append(batch, r)
+			if len(batch) >= 200 {
+				batch = l.flush(batch)
+			}
+		case <-tick.C:
+			batch = l.flush(batch)
+		}
+	}
+}
+
+func (l *searchLogger) flush(batch []domain.SearchRecord) []domain.SearchRecord {
+	if len(batch) == 0 {
+		return batch
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := l.log.LogSearches(ctx, batch); err != nil {
+		l.lg.Error("write search history", "err", err.Error(), "records", len(batch))
+	}
+	return batch[:0]
+}
+
+// close writes what is queued and stops; later records are dropped.
+func (l *searchLogger) close() {
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		close(l.in)
+	}
+	l.mu.Unlock()
+	<-l.done
+}

@@ -1,0 +1,255 @@
+// Package catalog answers what people ask of the library: the file list,
+// search by title, the shelves by category, one entry with its seasons and
+// episodes, and where to stream a file and its subtitles from. Title search
+// runs on an in-memory index that is rebuilt after the library changes.
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"mediateka/domain"
+	"mediateka/usecase/textmatch"
+)
+
+// Limits of catalogue requests.
+const (
+	maxTitleChars   = 500
+	maxAlternatives = 10
+	maxPageLimit    = 1000
+)
+
+// Options configure the service.
+type Options struct {
+	Logger *slog.Logger
+	// Now is the clock of search_history rows; nil means time.Now.
+	Now func() time.Time
+	// SearchLogEvery is how often queued search history is written
+	// (default 200ms).
+	SearchLogEvery time.Duration
+}
+
+// Service is the catalogue use case.
+type Service struct {
+	repo  Repository
+	files Files
+	log   *slog.Logger
+	now   func() time.Time
+	hist  *searchLogger
+
+	index   atomic.Pointer[titleIndex]
+	dirty   atomic.Bool
+	buildMu sync.Mutex
+}
+
+// New builds the service and starts its search-history writer; Close
+// stops it.
+func New(repo Repository, history SearchLog, files Files, opt Options) *Service {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.SearchLogEvery <= 0 {
+		opt.SearchLogEvery = 200 * time.Millisecond
+	}
+	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now,
+		hist: newSearchLogger(history, opt.Logger, opt.SearchLogEvery)}
+	s.dirty.Store(true)
+	return s
+}
+
+// Close writes the queued search history.
+func (s *Service) Close() { s.hist.close() }
+
+// MediaChanged marks the title index stale; the next search rebuilds it.
+func (s *Service) MediaChanged() { s.dirty.Store(true) }
+
+// Warm rebuilds a stale index now, so the first search after a scan does
+// not pay for it.
+func (s *Service) Warm(ctx context.Context) error {
+	_, err := s.titleIndex(ctx)
+	return err
+}
+
+// staleCheckEvery is how often a search asks the store whether another
+// process (the command-line scan) changed the catalogue.
+const staleCheckEvery = time.Second
+
+// titleIndex returns an index no older than the last change, rebuilding it
+// once (other searches wait for that one rebuild) when it is stale. Changes
+// made in this process mark it stale at once; changes made by another
+// process are noticed within staleCheckEvery.
+func (s *Service) titleIndex(ctx context.Context) (*titleIndex, error) {
+	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+		return ix, nil
+	}
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+		return ix, nil
+	}
+	s.dirty.Store(false)
+	ix, err := buildIndex(ctx, s.repo, s.now())
+	if err != nil {
+		s.dirty.Store(true)
+		return nil, fmt.Errorf("build the title index: %w", err)
+	}
+	s.index.Store(ix)
+	return ix, nil
+}
+
+// fresh reports whether ix still matches the store, asking the store at
+// most once per staleCheckEvery.
+func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
+	now := s.now().UnixNano()
+	last := ix.checked.Load()
+	if now-last < int64(staleCheckEvery) || !ix.checked.CompareAndSwap(last, now) {
+		return true
+	}
+	v, err := s.repo.Version(ctx)
+	if err != nil {
+		s.log.Warn("cannot tell whether the title index is stale", "err", err.Error())
+		return true
+	}
+	if v != ix.version {
+		s.dirty.Store(true)
+		return false
+	}
+	return true
+}
+
+// TitleMatch is the answer of by-title: the best entry and the next best.
+type TitleMatch struct {
+	Match        domain.Media
+	Alternatives []domain.Media
+}
+
+// ByTitle finds entries whose title, Russian title or original title
+// contains title, case-insensitively and ignoring punctuation, ё/е and
+// accents, best first (see titleIndex.search). typ, when set, keeps one
+// media type. Every search is logged in search_history.
+func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, error) {
+	title = strings.TrimSpace(title)
+	switch {
+	case title == "":
+		return TitleMatch{}, domain.ErrInvalid("the title is empty", map[string]string{"title": "must not be empty"})
+	case utf8.RuneCountInString(title) > maxTitleChars:
+		return TitleMatch{}, domain.ErrInvalid("the title is too long", map[string]string{"title": "must be at most 500 characters"})
+	case typ != "" && !domain.ValidMediaType(typ):
+		return TitleMatch{}, domain.ErrInvalidType
+	}
+	ix, err := s.titleIndex(ctx)
+	if err != nil {
+		return TitleMatch{}, err
+	}
+	total, ids := ix.search(textmatch.Normalize(title), typ, maxAlternatives+1)
+	s.hist.add(domain.SearchRecord{Query: strings.ToValidUTF8(title, "\uFFFD"), ResultsCount: total, At: s.now().UTC()})
+	entries, err := s.repo.ByIDs(ctx, ids)
+	if err != nil {
+		return TitleMatch{}, fmt.Errorf("load search results: %w", err)
+	}
+	if len(entries) == 0 {
+		return TitleMatch{}, domain.ErrMediaNotFound
+	}
+	return TitleMatch{Match: entries[0], Alternatives: entries[1:]}, nil
+}
+
+// FilesQuery filters the file list. Limit 0 means the whole catalogue.
+type FilesQuery struct {
+	Type     string
+	Category string
+	Disk     string
+	Text     string
+	Limit    int
+	Offset   int
+}
+
+// filter validates q and turns it into a store filter.
+func (q FilesQuery) filter() (domain.MediaFilter, error) {
+	problems := map[string]string{}
+	if q.Type != "" && !domain.ValidMediaType(q.Type) {
+		return domain.MediaFilter{}, domain.ErrInvalidType
+	}
+	category, err := resolveCategory(q.Category)
+	if err != nil {
+		return domain.MediaFilter{}, err
+	}
+	if q.Limit < 0 || q.Limit > maxPageLimit {
+		problems["limit"] = "must be between 1 and 1000 (leave it out for the whole catalogue)"
+	}
+	if q.Offset < 0 {
+		problems["offset"] = "must be 0 or more"
+	}
+	if len(problems) > 0 {
+		return domain.MediaFilter{}, domain.ErrInvalid("invalid list parameters", problems)
+	}
+	return domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, TitleQuery: textmatch.Normalize(q.Text),
+		Limit: q.Limit, Offset: q.Offset}, nil
+}
+
+// CountFiles returns how many entries q selects, ignoring paging.
+func (s *Service) CountFiles(ctx context.Context, q FilesQuery) (int64, error) {
+	f, err := q.filter()
+	if err != nil {
+		return 0, err
+	}
+	return s.repo.Count(ctx, f)
+}
+
+// Files streams the entries q selects, in id order, one at a time: the
+// whole catalogue passes through at flat memory. An error from fn (the
+// client went away) stops the stream.
+func (s *Service) Files(ctx context.Context, q FilesQuery, fn func(domain.Media) error) error {
+	f, err := q.filter()
+	if err != nil {
+		return err
+	}
+	return s.repo.Each(ctx, f, fn)
+}
+
+// ValidateFiles checks q without reading anything, so a handler can answer
+// 400 before it starts a stream.
+func (s *Service) ValidateFiles(q FilesQuery) error {
+	_, err := q.filter()
+	return err
+}
+
+// resolveCategory accepts a category slug, one of its names, or
+// "uncategorized"; "" means any.
+func resolveCategory(c string) (string, error) {
+	if c == "" || c == domain.CategoryUncategorized {
+		return c, nil
+	}
+	if cat, ok := domain.CategoryBySlug(c); ok {
+		return cat.Slug, nil
+	}
+	if slug := domain.CategoryForName(c); slug != "" {
+		return slug, nil
+	}
+	return "", domain.ErrInvalidCategory
+}
+
+// SearchTitles returns up to limit entries whose titles match query, best
+// first, with the same ranking as ByTitle. It serves the chat (the offline
+// assistant and plugins): no match is an empty list, and these look-ups are
+// not written to search_history, which records what people searched for.
+func (s *Service) SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error) {
+	q := textmatch.Normalize(strings.TrimSpace(query))
+	if q == "" || limit <= 0 {
+		return nil, nil
+	}
+	ix, err := s.titleIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, ids := ix.search(q, "", min(limit, maxAlternatives+1))
+	return s.repo.ByIDs(ctx, ids)
+}

@@ -1,0 +1,148 @@
+// Package library keeps the catalogue in step with the library folders:
+// the scanner (walk → parse → plan → write, see README.md), the audit and
+// duplicate search, and a person's edits, which no later scan overwrites.
+// It reaches the disk, the database and live listeners only through the
+// ports in ports.go.
+package library
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"mediateka/domain"
+	"mediateka/usecase/library/release"
+)
+
+// Options configure the service. Only Roots is required.
+type Options struct {
+	// Roots are the library folders of search_dirs.json.
+	Roots []domain.Root
+	// Parser reads release names; nil means release.Parse.
+	Parser Parser
+	// Events, Lock and Listener are optional.
+	Events   Publisher
+	Lock     Locker
+	Listener ChangeListener
+	Logger   *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Walkers is how many folders are read at once (default 4): reading
+	// folders waits on the disk, so a few more than the cores pays off.
+	Walkers int
+	// BatchSize is how many writes share one transaction (default 2000:
+	// fewer commits, while a cancel still loses at most a few seconds).
+	BatchSize int
+	// ProgressEvery is how often a running scan publishes scan_progress
+	// (default 1s).
+	ProgressEvery time.Duration
+}
+
+// Service is the media library use case.
+type Service struct {
+	store Store
+	fs    FileSystem
+	opt   Options
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	status  Status
+	cancel  context.CancelFunc
+	done    chan struct{}
+	closing bool
+}
+
+// New builds the service; nothing runs until a scan starts.
+func New(store Store, fsys FileSystem, opt Options) *Service {
+	if opt.Parser == nil {
+		opt.Parser = ReleaseParser(nil)
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Walkers <= 0 {
+		opt.Walkers = 4
+	}
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = 2000
+	}
+	if opt.ProgressEvery <= 0 {
+		opt.ProgressEvery = time.Second
+	}
+	return &Service{store: store, fs: fsys, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+}
+
+// ReleaseParser adapts the release-name parser to the scanner's Parser;
+// now, when not nil, fixes the clock that bounds plausible years.
+func ReleaseParser(now func() time.Time) Parser {
+	return func(name string, parents []string) Release {
+		var r release.Release
+		if now != nil {
+			r = release.ParseAt(name, parents, now())
+		} else {
+			r = release.Parse(name, parents)
+		}
+		return Release{
+			Title: r.Title, TitleRu: r.TitleRu, TitleOrig: r.TitleOrig, Year: r.Year,
+			Episode: r.MediaType == domain.MediaEpisode, Season: r.Season, HasSeason: r.HasSeason,
+			EpisodeNum: r.Episode, EpisodeTitle: r.EpisodeTitle, SeriesTitle: r.SeriesTitle,
+			Category: r.Category,
+		}
+	}
+}
+
+// RootStatus is a library folder and whether it can be read now.
+type RootStatus struct {
+	Path      string
+	Disk      string
+	Available bool
+	Problem   string
+}
+
+// Roots checks every library folder: a folder that is missing or not a
+// folder is reported, never fatal, so an unplugged disk does not stop the
+// server.
+func (s *Service) Roots() []RootStatus {
+	out := make([]RootStatus, 0, len(s.opt.Roots))
+	for _, r := range s.opt.Roots {
+		st := RootStatus{Path: r.Path, Disk: r.Disk, Available: true}
+		info, err := s.fs.Stat(r.Path)
+		switch {
+		case err != nil:
+			st.Available, st.Problem = false, describeFSError(err)
+		case !info.IsDir():
+			st.Available, st.Problem = false, "not a folder"
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Close cancels a running scan and waits for it to stop, so the database
+// can close under it safely. Later scans are refused.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closing = true
+	cancel, done := s.cancel, s.done
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+func (s *Service) publish(name string, data map[string]any) {
+	if s.opt.Events != nil {
+		s.opt.Events.Publish(name, data)
+	}
+}
+
+func (s *Service) changed() {
+	if s.opt.Listener != nil {
+		s.opt.Listener.MediaChanged()
+	}
+}
