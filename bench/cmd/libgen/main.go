@@ -1,6 +1,6 @@
 // Command libgen writes a synthetic media library for benchmarks:
 //
-//	go run ./bench/cmd/libgen -root /tmp/library -n 100000
+//	go run ./bench/cmd/libgen -root ./bench/out/library -n 100000
 package main
 
 import (
