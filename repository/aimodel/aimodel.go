@@ -8,6 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
+	"time"
 
 	"mediateka/domain"
 )
@@ -61,4 +64,45 @@ func CheckPrompt(p domain.Prompt) error {
 // dialogue: "model" or its synonym "assistant".
 func IsModelTurn(role string) bool {
 	return role == domain.TurnModel || role == domain.TurnAssistant
+}
+
+// DefaultTimeout bounds one Generate call when Config leaves it unset.
+const DefaultTimeout = 2 * time.Minute
+
+// Config configures a provider client. Every field is optional.
+type Config struct {
+	// BaseURL is the API root, e.g. a test fake's URL or a local
+	// OpenAI-compatible server. Set explicitly so no library picks one from
+	// the environment.
+	BaseURL string
+	// Model is the model name sent upstream.
+	Model string
+	// Timeout bounds one Generate call. Streams are bounded by their context
+	// only, since a long answer may legitimately take minutes.
+	Timeout time.Duration
+	// HTTPClient carries every request, so connections are reused across
+	// calls and keys; a fresh client is made when nil.
+	HTTPClient *http.Client
+}
+
+// Resolve fills cfg's empty fields with the provider's defaults and checks
+// the base URL, so an unusable one is a configuration error reported at
+// start rather than on every call.
+func (cfg Config) Resolve(provider, defaultBaseURL, defaultModel string) (Config, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = defaultBaseURL
+	}
+	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Config{}, domain.ErrInvalid("bad "+provider+" base URL", map[string]string{"base_url": "must be an http(s) URL"})
+	}
+	if cfg.Model == "" {
+		cfg.Model = defaultModel
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	return cfg, nil
 }

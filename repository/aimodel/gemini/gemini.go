@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"google.golang.org/genai"
@@ -21,24 +20,12 @@ import (
 const (
 	DefaultBaseURL = "https://generativelanguage.googleapis.com/"
 	DefaultModel   = "gemini-2.5-flash"
-	DefaultTimeout = 2 * time.Minute
+	DefaultTimeout = aimodel.DefaultTimeout
 	provider       = "gemini"
 )
 
-// Config configures a Client. Every field is optional.
-type Config struct {
-	// BaseURL is the API root without the version, e.g. a test fake's URL.
-	// Set explicitly so genai never picks one from the environment.
-	BaseURL string
-	// Model is the model name, e.g. "gemini-2.5-flash".
-	Model string
-	// Timeout bounds one Generate call. Streams are bounded by their context
-	// only, since a long answer may legitimately take minutes.
-	Timeout time.Duration
-	// HTTPClient carries every request, so connections are reused across
-	// calls and keys; a fresh client is made when nil.
-	HTTPClient *http.Client
-}
+// Config configures a Client; see aimodel.Config.
+type Config = aimodel.Config
 
 // Client asks a Gemini model. It is safe for concurrent use.
 type Client struct {
@@ -51,23 +38,11 @@ type Client struct {
 // New returns a client for cfg, filling in the defaults. An unusable base
 // URL is a configuration error reported at once rather than on every call.
 func New(cfg Config) (*Client, error) {
-	c := &Client{baseURL: cfg.BaseURL, model: cfg.Model, timeout: cfg.Timeout, http: cfg.HTTPClient}
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
+	r, err := cfg.Resolve(provider, DefaultBaseURL, DefaultModel)
+	if err != nil {
+		return nil, err
 	}
-	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, domain.ErrInvalid("bad gemini base URL", map[string]string{"base_url": "must be an http(s) URL"})
-	}
-	if c.model == "" {
-		c.model = DefaultModel
-	}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
-	}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	return c, nil
+	return &Client{baseURL: r.BaseURL, model: r.Model, timeout: r.Timeout, http: r.HTTPClient}, nil
 }
 
 // Provider returns "gemini".

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -24,25 +23,12 @@ import (
 const (
 	DefaultBaseURL = "https://api.openai.com/v1"
 	DefaultModel   = "gpt-4o-mini"
-	DefaultTimeout = 2 * time.Minute
+	DefaultTimeout = aimodel.DefaultTimeout
 	provider       = "openai"
 )
 
-// Config configures a Client. Every field is optional.
-type Config struct {
-	// BaseURL is the API root including the version path, e.g.
-	// http://localhost:11434/v1 for Ollama. When set, calls without a key
-	// are allowed, since local servers need none.
-	BaseURL string
-	// Model is the model name, e.g. "gpt-4o-mini" or "llama3.2".
-	Model string
-	// Timeout bounds one Generate call. Streams are bounded by their context
-	// only, since a long answer may legitimately take minutes.
-	Timeout time.Duration
-	// HTTPClient carries every request, so connections are reused across
-	// calls and keys; a fresh client is made when nil.
-	HTTPClient *http.Client
-}
+// Config configures a Client; see aimodel.Config.
+type Config = aimodel.Config
 
 // Client asks a chat model of an OpenAI-compatible server. It is safe for
 // concurrent use.
@@ -57,24 +43,14 @@ type Client struct {
 // New returns a client for cfg, filling in the defaults. An unusable base
 // URL is a configuration error reported at once rather than on every call.
 func New(cfg Config) (*Client, error) {
-	c := &Client{baseURL: cfg.BaseURL, model: cfg.Model, timeout: cfg.Timeout, http: cfg.HTTPClient}
-	c.keyOptional = c.baseURL != ""
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
+	r, err := cfg.Resolve(provider, DefaultBaseURL, DefaultModel)
+	if err != nil {
+		return nil, err
 	}
-	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, domain.ErrInvalid("bad openai base URL", map[string]string{"base_url": "must be an http(s) URL"})
-	}
-	if c.model == "" {
-		c.model = DefaultModel
-	}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
-	}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	return c, nil
+	// A configured base URL is a local or self-hosted server, which usually
+	// needs no key.
+	return &Client{baseURL: r.BaseURL, model: r.Model, timeout: r.Timeout, http: r.HTTPClient,
+		keyOptional: cfg.BaseURL != ""}, nil
 }
 
 // Provider returns "openai", the provider name of every OpenAI-compatible
