@@ -171,6 +171,9 @@ func TestByTitleAndSearchHistory(t *testing.T) {
 		assert.Equal(t, tt.status, resp.StatusCode, "%v", tt.body)
 		assert.Equal(t, tt.code, errCode(body), "%v", tt.body)
 	}
+	resp, body = la.do(t, "GET", "/api/media/by-title", la.user, nil)
+	assert.Equal(t, 405, resp.StatusCode, "by-title is POST only, not an id")
+	assert.Equal(t, "method_not_allowed", errCode(body))
 	require.Eventually(t, func() bool {
 		var n int
 		require.NoError(t, la.repos.store.R.Raw(`SELECT count(*) FROM search_history`).Row().Scan(&n))

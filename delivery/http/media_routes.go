@@ -37,6 +37,11 @@ func (s *Server) mountMedia(app *fiber.App) {
 	g := app.Group("/api/media")
 	g.Get("/files", s.userAuth, s.mediaFiles)
 	g.Post("/by-title", s.userAuth, s.mediaByTitle)
+	// Without this, GET /by-title would reach /:id and answer "invalid id".
+	g.Get("/by-title", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderAllow, fiber.MethodPost)
+		return fiber.ErrMethodNotAllowed
+	})
 	g.Get("/by-category", s.userAuth, s.mediaByCategory)
 	g.Get("/:id", s.userAuth, s.mediaGet)
 	g.Get("/:id/stream", s.queryAuth, s.mediaStream)
