@@ -309,3 +309,39 @@ func TestClassifyAfterScanWhenEnabled(t *testing.T) {
 	require.Eventually(t, func() bool { return la.entry(t, id)["title_ru"] == "Матрица" }, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, "completed", la.waitClassify(t)["state"])
 }
+
+func TestClassifyThroughAnOpenAICompatibleServer(t *testing.T) {
+	fake := aifake.NewOpenAI(t)
+	fake.SetReply(matrixAnswer)
+	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_AI__PROVIDER": "openai", "MEDIATEKA_AI__BASE_URL": fake.URL(),
+		"MEDIATEKA_AI__MODEL": "local-model"})
+	la.put(t, map[string]string{"Фильмы/The.Matrix.1999.mkv": "m"})
+	la.scan(t)
+
+	st := la.classify(t, nil)
+	assert.Equal(t, "completed", st["state"], "%v", st)
+	assert.Equal(t, "openai/local-model", st["provider"])
+	assert.Equal(t, "Матрица", la.entry(t, la.idOf(t, "Фильмы/The.Matrix.1999.mkv"))["title_ru"])
+	req := fake.Last()
+	assert.Equal(t, "json_schema", req.Format)
+	assert.Contains(t, string(req.Body), `"strict":true`)
+	assert.Contains(t, string(req.Schema), `"main_category"`)
+	assert.Contains(t, req.Message, "The.Matrix.1999.mkv")
+}
+
+func TestShutdownCancelsAClassification(t *testing.T) {
+	la, fake := classifyApp(t, nil)
+	la.put(t, map[string]string{"Фильмы/Slow.2001.mkv": "s", "Фильмы/Later.2002.mkv": "l"})
+	la.scan(t)
+	fake.SetReplyFunc(func(r aifake.Request) string {
+		time.Sleep(200 * time.Millisecond)
+		return matrixAnswer
+	})
+	resp, _ := la.do(t, "POST", "/api/media-admin/classify", la.admin, nil)
+	require.Equal(t, 202, resp.StatusCode)
+	require.Eventually(t, func() bool { return len(fake.Requests()) > 0 }, 5*time.Second, 5*time.Millisecond)
+	la.Close()
+	st := la.lib.classify.Status()
+	assert.Equal(t, "cancelled", st.State)
+	assert.Less(t, st.Classified, 2, "the job stopped instead of finishing the list")
+}
