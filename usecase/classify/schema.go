@@ -59,11 +59,14 @@ func Schema(thisYear int) json.RawMessage {
 			"items": map[string]any{"type": "string", "maxLength": maxItem}})
 	}
 	props["year"] = nullable("integer", map[string]any{"minimum": minYear, "maximum": thisYear + 1})
-	slugs := []any{}
+	var slugs []string
 	for _, c := range domain.Categories() {
 		slugs = append(slugs, c.Slug)
 	}
-	props["main_category"] = nullable("string", map[string]any{"enum": append(slugs, nil)})
+	// anyOf rather than a null inside enum: Gemini takes enum values as
+	// strings only, and both providers accept a string-or-null anyOf.
+	props["main_category"] = map[string]any{"anyOf": []any{
+		map[string]any{"type": "string", "enum": slugs}, map[string]any{"type": "null"}}}
 	raw, _ := json.Marshal(map[string]any{
 		"type": "object", "properties": props, "required": Fields(), "additionalProperties": false,
 	})
