@@ -106,6 +106,7 @@ func (a *App) build(ctx context.Context, opt Options) error {
 	if err := a.newAIModel(); err != nil {
 		return err
 	}
+	a.newClassify()
 	a.newPlugins(ctx, opt.Plugins)
 	if err := a.newChatUseCases(ctx); err != nil {
 		return err

@@ -29,6 +29,13 @@ type libApp struct {
 // library folder as "Disk 1") beside config.json, then builds the app.
 func newLibApp(t *testing.T, dirs func(root string) any) *libApp {
 	t.Helper()
+	return newLibAppEnv(t, dirs, nil)
+}
+
+// newLibAppEnv is newLibApp with extra environment settings (the AI
+// provider of classification tests).
+func newLibAppEnv(t *testing.T, dirs func(root string) any, extra map[string]string) *libApp {
+	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "library")
 	require.NoError(t, os.MkdirAll(root, 0o755))
@@ -40,6 +47,9 @@ func newLibApp(t *testing.T, dirs func(root string) any) *libApp {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "search_dirs.json"), raw, 0o600))
 	env := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
+	for k, v := range extra {
+		env[k] = v
+	}
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	require.NoError(t, err)
 	stderr := &syncBuffer{}

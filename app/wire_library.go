@@ -11,6 +11,7 @@ import (
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
+	"mediateka/usecase/classify"
 	"mediateka/usecase/event"
 	"mediateka/usecase/library"
 	"mediateka/usecase/textmatch"
@@ -22,7 +23,9 @@ type libraryParts struct {
 	media   *sqlstore.Media
 	library *library.Service
 	catalog *catalog.Service
-	events  *event.Bus
+	// classify is built after the AI model (newClassify).
+	classify *classify.Service
+	events   *event.Bus
 }
 
 // newLibraryRepository builds the media repository on the open store.
@@ -57,11 +60,17 @@ func (a *App) newLibraryUseCases() error {
 // libraryDelivery adds the library's use cases to the HTTP dependencies.
 func (a *App) libraryDelivery(d *deliveryhttp.Deps) {
 	d.Catalog, d.Library, d.Events = a.lib.catalog, a.lib.library, a.lib.events
+	if a.lib.classify != nil {
+		d.Classify = a.lib.classify
+	}
 }
 
-// closeLibrary stops a running scan and writes the queued search history,
-// before the database closes.
+// closeLibrary stops a running classification and scan and writes the
+// queued search history, before the database closes.
 func (a *App) closeLibrary() {
+	if a.lib.classify != nil {
+		a.lib.classify.Close()
+	}
 	if a.lib.library != nil {
 		a.lib.library.Close()
 	}

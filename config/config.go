@@ -102,6 +102,10 @@ type AI struct {
 	BaseURL     string   `json:"base_url"`
 	Timeout     Duration `json:"timeout"`
 	KeyCooldown Duration `json:"key_cooldown"`
+	// ClassifyAfterScan runs AI classification of new and incomplete
+	// entries after every completed scan, when a model is configured. Off
+	// by default: each entry costs a model call against the provider's quota.
+	ClassifyAfterScan bool `json:"classify_after_scan"`
 }
 
 // Torrent points at the qBittorrent WebUI.

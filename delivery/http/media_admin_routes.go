@@ -33,6 +33,7 @@ func (s *Server) mountMediaAdmin(app *fiber.App) {
 	g.Post("/audit", s.audit)
 	g.Get("/duplicates", s.duplicates)
 	g.Patch("/media/:id", s.mediaEdit)
+	s.mountClassify(g)
 }
 
 type scanRequest struct {

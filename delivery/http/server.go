@@ -38,6 +38,9 @@ type Deps struct {
 	Catalog Catalog
 	Library Library
 	Events  EventSource
+	// Classify is nil when the library is not built; without a model it is
+	// present and answers 503 ai_unavailable.
+	Classify Classifier
 }
 
 // Options configure the server.

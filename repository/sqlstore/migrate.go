@@ -23,6 +23,7 @@ func migrations() []migration {
 	return []migration{
 		{1, "base schema", migrateBase},
 		{2, "media library: file state, edits, search keys", migrateLibrary},
+		{3, "media classification: classified_at", migrateClassify},
 	}
 }
 

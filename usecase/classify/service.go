@@ -1,0 +1,159 @@
+// Package classify fills the missing metadata of catalogue entries (movies
+// and series) from an AI model: a background job that asks the model about
+// one entry at a time with a strict JSON schema, validates the whole answer
+// before anything is written, and writes only fields that are still empty
+// and that no person edited. Seasons and episodes are left alone: their
+// series carries the metadata, and asking about every episode would spend
+// a provider's quota on names like "Серия 3".
+package classify
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"mediateka/domain"
+)
+
+// Job states of GET /api/media-admin/classify/status.
+const (
+	StateIdle      = "idle"
+	StateRunning   = "running"
+	StateCompleted = "completed"
+	StateFailed    = "failed"
+	StateCancelled = "cancelled"
+)
+
+// Event names the job publishes on /api/events.
+const (
+	EventStarted   = "classify_started"
+	EventCompleted = "classify_completed"
+)
+
+// maxErrors bounds the per-entry problems a status keeps; Failed counts all.
+const maxErrors = 100
+
+// maxIDs bounds one request's id list.
+const maxIDs = 10000
+
+// Errors of the classification job; their codes are part of the API.
+var (
+	ErrRunning = domain.NewError(domain.KindConflict, "classify_running", "a classification job is already running")
+	ErrNoModel = domain.ErrUnavailable(domain.ErrAIUnavailable.Code,
+		"no AI model is configured (config ai.provider is offline): classification needs gemini or openai", nil)
+)
+
+// Options configure the service. All are optional.
+type Options struct {
+	// Context bounds every job: the server's shutdown context, so a job
+	// stops when the server does. nil means context.Background().
+	Context  context.Context
+	Events   Publisher
+	Listener ChangeListener
+	Logger   *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// EntryError is one entry the job could not classify.
+type EntryError struct {
+	ID    int64
+	Title string
+	Error string
+}
+
+// Status is the progress and outcome of the current or last job. Total is
+// how many entries the job took on; Classified of them got a valid answer
+// (whether or not it filled anything), Failed did not, Skipped needed
+// nothing (every field set or edited, or not a movie or series).
+type Status struct {
+	State        string
+	Model        string
+	Total        int
+	Classified   int
+	Failed       int
+	Skipped      int
+	FieldsFilled int
+	StartedAt    time.Time
+	FinishedAt   time.Time
+	// Failure says why a failed job stopped early.
+	Failure string
+	Errors  []EntryError
+}
+
+// Service runs classification jobs, one at a time.
+type Service struct {
+	store Store
+	model domain.AIModel
+	opt   Options
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	status  Status
+	cancel  context.CancelFunc
+	done    chan struct{}
+	closing bool
+}
+
+// New builds the service. model nil means no model is configured: every
+// Start answers ErrNoModel.
+func New(store Store, model domain.AIModel, opt Options) *Service {
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Service{store: store, model: model, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+}
+
+// Available reports whether a model is configured.
+func (s *Service) Available() bool { return s.model != nil }
+
+// Status returns a copy of the current status.
+func (s *Service) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.status
+	st.Errors = append([]EntryError(nil), st.Errors...)
+	return st
+}
+
+// Close cancels a running job and waits for it to stop, so the database can
+// close under it safely. Later jobs are refused.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closing = true
+	cancel, done := s.cancel, s.done
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// Wait blocks until the running job, if any, has finished.
+func (s *Service) Wait() {
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+func (s *Service) publish(name string, data map[string]any) {
+	if s.opt.Events != nil {
+		s.opt.Events.Publish(name, data)
+	}
+}
+
+func (s *Service) update(fn func(st *Status)) {
+	s.mu.Lock()
+	fn(&s.status)
+	s.mu.Unlock()
+}
