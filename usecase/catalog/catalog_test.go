@@ -31,12 +31,22 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, catalog.Options{})
+}
+
+// newEnvWith is newEnv with service options (search history is written
+// every 10ms unless opt says otherwise).
+func newEnvWith(t *testing.T, opt catalog.Options) *env {
+	t.Helper()
 	dir := t.TempDir()
 	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db", "test.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = store.Close() })
 	media := sqlstore.NewMedia(store, textmatch.Normalize)
-	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{SearchLogEvery: 10 * time.Millisecond})
+	if opt.SearchLogEvery == 0 {
+		opt.SearchLogEvery = 10 * time.Millisecond
+	}
+	svc := catalog.New(media, media, localfs.FS{}, opt)
 	t.Cleanup(svc.Close)
 	return &env{t: t, dir: dir, store: store, media: media, svc: svc}
 }

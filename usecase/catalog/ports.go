@@ -32,4 +32,6 @@ type Files interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 	ReadFile(path string) ([]byte, error)
 	Open(path string) (domain.FileReader, error)
+	// RealPath resolves every symbolic link in path.
+	RealPath(path string) (string, error)
 }

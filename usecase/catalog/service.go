@@ -33,6 +33,10 @@ type Options struct {
 	// SearchLogEvery is how often queued search history is written
 	// (default 200ms).
 	SearchLogEvery time.Duration
+	// Roots lists the library folders now; a sidecar subtitle is served
+	// only when its real path lies inside one. nil keeps sidecars to the
+	// video's own folder.
+	Roots func() []domain.Root
 }
 
 // Service is the catalogue use case.
@@ -42,6 +46,7 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 	hist  *searchLogger
+	roots func() []domain.Root
 
 	index   atomic.Pointer[titleIndex]
 	dirty   atomic.Bool
@@ -60,7 +65,7 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 	if opt.SearchLogEvery <= 0 {
 		opt.SearchLogEvery = 200 * time.Millisecond
 	}
-	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now,
+	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now, roots: opt.Roots,
 		hist: newSearchLogger(history, opt.Logger, opt.SearchLogEvery)}
 	s.dirty.Store(true)
 	return s

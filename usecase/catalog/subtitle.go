@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +62,7 @@ func (s *Service) Subtitles(ctx context.Context, id int64) ([]Subtitle, error) {
 			}
 		}
 	}
+	paths = s.insideRoots(paths, dir)
 	sort.Slice(paths, func(i, j int) bool {
 		return filepath.Base(paths[i]) < filepath.Base(paths[j]) || (filepath.Base(paths[i]) == filepath.Base(paths[j]) && paths[i] < paths[j])
 	})
@@ -93,6 +95,40 @@ func (s *Service) SubtitleVTT(ctx context.Context, id int64, index int) ([]byte,
 		return nil, domain.ErrSubtitleMissing
 	}
 	return ToWebVTT(raw), nil
+}
+
+// insideRoots keeps the paths whose real path (every symbolic link
+// resolved) lies inside a library folder, or inside videoDir when no
+// folders are known: a link in the library pointing elsewhere on the disk
+// (/etc/passwd.srt) is never served.
+func (s *Service) insideRoots(paths []string, videoDir string) []string {
+	var roots []string
+	if s.roots == nil {
+		roots = []string{videoDir}
+	} else {
+		for _, r := range s.roots() {
+			roots = append(roots, r.Path)
+		}
+	}
+	var real []string
+	for _, r := range roots {
+		if rp, err := s.files.RealPath(r); err == nil {
+			real = append(real, rp)
+		}
+	}
+	out := paths[:0]
+	for _, p := range paths {
+		if rp, err := s.files.RealPath(p); err == nil && slices.ContainsFunc(real, func(root string) bool { return within(root, rp) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// within reports whether path is root or lies below it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func isSubtitle(name string) bool {
