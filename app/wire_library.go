@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mediateka/config"
+	"mediateka/domain"
 	deliveryhttp "mediateka/delivery/http"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
@@ -45,7 +46,8 @@ func (a *App) newLibraryUseCases() error {
 		a.log.Warn("search_dirs.json: " + w)
 	}
 	a.lib.events = event.New(nil)
-	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log})
+	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log,
+		Roots: func() []domain.Root { return roots }})
 	a.lib.library = library.New(a.lib.media, localfs.FS{}, library.Options{
 		Roots: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
 	})
