@@ -33,6 +33,10 @@ type Options struct {
 	// SearchLogEvery is how often queued search history is written
 	// (default 200ms).
 	SearchLogEvery time.Duration
+	// SearchHistoryRows and SearchHistoryAge bound search_history
+	// (defaults 100 000 rows, 90 days); the writer prunes after each batch.
+	SearchHistoryRows int
+	SearchHistoryAge  time.Duration
 	// Roots lists the library folders now; a sidecar subtitle is served
 	// only when its real path lies inside one. nil keeps sidecars to the
 	// video's own folder.
@@ -66,7 +70,7 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 		opt.SearchLogEvery = 200 * time.Millisecond
 	}
 	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now, roots: opt.Roots,
-		hist: newSearchLogger(history, opt.Logger, opt.SearchLogEvery)}
+		hist: newSearchLogger(history, opt)}
 	s.dirty.Store(true)
 	return s
 }
