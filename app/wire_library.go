@@ -47,7 +47,8 @@ func (a *App) newLibraryUseCases() error {
 	}
 	a.lib.events = event.New(nil)
 	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log,
-		Roots: func() []domain.Root { return roots }})
+		Roots: func() []domain.Root { return roots }, SearchHistoryRows: a.cfg.SearchHistory.MaxRows,
+		SearchHistoryAge: a.cfg.SearchHistory.MaxAge.D()})
 	a.lib.library = library.New(a.lib.media, localfs.FS{}, library.Options{
 		Roots: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
 	})
