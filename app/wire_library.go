@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"mediateka/config"
-	"mediateka/domain"
 	deliveryhttp "mediateka/delivery/http"
+	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"

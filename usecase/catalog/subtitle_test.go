@@ -78,7 +78,7 @@ func TestSubtitleLinkLeavingTheRootsIsNotServed(t *testing.T) {
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "Subs")))
 
 	for name, roots := range map[string]func() []domain.Root{
-		"library roots": func() []domain.Root { return []domain.Root{{Path: root, Disk: "Disk"}} },
+		"library roots":  func() []domain.Root { return []domain.Root{{Path: root, Disk: "Disk"}} },
 		"no roots known": nil,
 	} {
 		t.Run(name, func(t *testing.T) {
