@@ -42,7 +42,7 @@ func unreadableRequest(err error, lineEnded bool) *fiber.Error {
 	case errors.As(err, &small):
 		return fiber.NewError(fiber.StatusRequestHeaderFieldsTooLarge, "the request headers are too large")
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		return fiber.NewError(fiber.StatusRequestEntityTooLarge, "the request body is too large")
+		return fiber.ErrRequestEntityTooLarge // the message routes give too
 	case errors.Is(err, fasthttp.ErrTimeout), errors.As(err, &netErr) && netErr.Timeout():
 		return fiber.NewError(fiber.StatusRequestTimeout, "the request was not received in time")
 	}
