@@ -62,11 +62,15 @@ type Phrase struct {
 
 // In returns the phrase in lang: Russian for "ru", English for anything
 // else (English is the fallback of every answer).
-func (p Phrase) In(lang string) string {
+func (p Phrase) In(lang string) string { return Pick(lang, p.RU, p.EN) }
+
+// Pick is Phrase.In for anything kept per language, such as a plugin's
+// whole table of sentences: ru for "ru", else en.
+func Pick[T any](lang string, ru, en T) T {
 	if lang == domain.LangRussian {
-		return p.RU
+		return ru
 	}
-	return p.EN
+	return en
 }
 
 // russianEndings are noun and adjective case endings, longest first, so
