@@ -33,7 +33,7 @@ func (s *Service) Start(ctx context.Context, ids []int64) error {
 	jctx, cancel := context.WithCancel(s.opt.Context)
 	s.cancel, s.done = cancel, make(chan struct{})
 	s.status = Status{State: StateRunning, Model: s.model.Name(), StartedAt: s.opt.Now().UTC()}
-	s.publish(EventStarted, map[string]any{"model": s.model.Name(), "ids": len(ids)})
+	s.publish(domain.ClassifyStarted{Model: s.model.Name(), IDs: len(ids)})
 	go s.run(jctx, ids)
 	return nil
 }
@@ -219,15 +219,15 @@ func (s *Service) finish(ctx context.Context, err error) {
 		st.State, st.Failure = StateFailed, "the job could not read or write the catalogue"
 		s.log.Error("classification failed", "err", err.Error())
 	}
-	data := map[string]any{"state": st.State, "model": st.Model, "total": st.Total, "classified": st.Classified,
-		"failed": st.Failed, "skipped": st.Skipped, "fields_filled": st.FieldsFilled,
-		"duration_ms": st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
+	ev := domain.ClassifyCompleted{State: st.State, Model: st.Model, Total: st.Total, Classified: st.Classified,
+		Failed: st.Failed, Skipped: st.Skipped, FieldsFilled: st.FieldsFilled,
+		DurationMS: st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
 	cancel, done := s.cancel, s.done
 	s.cancel, s.done = nil, nil
 	s.mu.Unlock()
 	cancel()
-	s.log.Info("classification finished", "state", data["state"], "total", data["total"],
-		"classified", data["classified"], "failed", data["failed"], "fields_filled", data["fields_filled"])
-	s.publish(EventCompleted, data)
+	s.log.Info("classification finished", "state", ev.State, "total", ev.Total,
+		"classified", ev.Classified, "failed", ev.Failed, "fields_filled", ev.FieldsFilled)
+	s.publish(ev)
 	close(done)
 }

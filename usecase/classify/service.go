@@ -16,19 +16,14 @@ import (
 	"mediateka/domain"
 )
 
-// Job states of GET /api/media-admin/classify/status.
+// Job states of GET /api/media-admin/classify/status: the job states every
+// background job shares, named here for the job's callers.
 const (
-	StateIdle      = "idle"
-	StateRunning   = "running"
-	StateCompleted = "completed"
-	StateFailed    = "failed"
-	StateCancelled = "cancelled"
-)
-
-// Event names the job publishes on /api/events.
-const (
-	EventStarted   = "classify_started"
-	EventCompleted = "classify_completed"
+	StateIdle      = domain.JobIdle
+	StateRunning   = domain.JobRunning
+	StateCompleted = domain.JobCompleted
+	StateFailed    = domain.JobFailed
+	StateCancelled = domain.JobCancelled
 )
 
 // maxErrors bounds the per-entry problems a status keeps; Failed counts all.
@@ -68,7 +63,7 @@ type EntryError struct {
 // (whether or not it filled anything), Failed did not, Skipped needed
 // nothing (every field set or edited, or not a movie or series).
 type Status struct {
-	State        string
+	State        domain.JobState
 	Model        string
 	Total        int
 	Classified   int
@@ -146,9 +141,9 @@ func (s *Service) Wait() {
 	}
 }
 
-func (s *Service) publish(name string, data map[string]any) {
+func (s *Service) publish(e domain.Event) {
 	if s.opt.Events != nil {
-		s.opt.Events.Publish(name, data)
+		s.opt.Events.Publish(e)
 	}
 }
 

@@ -10,13 +10,14 @@ import (
 	"mediateka/domain"
 )
 
-// Scan states of GET /api/media-admin/scan/status.
+// Scan states of GET /api/media-admin/scan/status: the job states every
+// background job shares, named here for the scan's callers.
 const (
-	StateIdle      = "idle"
-	StateRunning   = "running"
-	StateCompleted = "completed"
-	StateFailed    = "failed"
-	StateCancelled = "cancelled"
+	StateIdle      = domain.JobIdle
+	StateRunning   = domain.JobRunning
+	StateCompleted = domain.JobCompleted
+	StateFailed    = domain.JobFailed
+	StateCancelled = domain.JobCancelled
 )
 
 // maxScanErrors bounds the problems a status keeps; ErrorCount has them all.
@@ -40,7 +41,7 @@ type ScanError struct {
 // are of video files: Added new ones, Updated changed or reappeared ones,
 // Missing the ones that vanished in this scan.
 type Status struct {
-	State       string
+	State       domain.JobState
 	ScanID      string
 	StartedAt   time.Time
 	FinishedAt  time.Time
@@ -131,7 +132,7 @@ func (s *Service) begin(ctx context.Context, req ScanRequest) (*scanRun, error) 
 	run := &scanRun{s: s, ctx: ctx, id: uuid.NewString(), targets: targets, unlock: unlock}
 	s.cancel, s.done = cancel, make(chan struct{})
 	s.status = Status{State: StateRunning, ScanID: run.id, StartedAt: s.opt.Now().UTC()}
-	s.publish(domain.EventScanStarted, map[string]any{"scan_id": run.id, "paths": targetPaths(targets)})
+	s.publish(domain.ScanStarted{ScanID: run.id, Paths: targetPaths(targets)})
 	return run, nil
 }
 
@@ -150,15 +151,15 @@ func (s *Service) finish(run *scanRun, err error) {
 		st.State, st.Failure = StateFailed, "the scan could not write to the database"
 		s.log.Error("media scan failed", "scan_id", run.id, "err", err.Error())
 	}
-	data := map[string]any{"scan_id": st.ScanID, "state": st.State, "files_seen": st.FilesSeen,
-		"added": st.Added, "updated": st.Updated, "missing": st.Missing, "errors": st.ErrorCount,
-		"duration_ms": st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
+	ev := domain.ScanCompleted{ScanID: st.ScanID, State: st.State, FilesSeen: st.FilesSeen,
+		Added: st.Added, Updated: st.Updated, Missing: st.Missing, Errors: st.ErrorCount,
+		DurationMS: st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
 	done := s.done
 	s.cancel, s.done = nil, nil
 	s.mu.Unlock()
-	s.log.Info("media scan finished", "scan_id", run.id, "state", data["state"], "files_seen", data["files_seen"],
-		"added", data["added"], "updated", data["updated"], "missing", data["missing"])
-	s.publish(domain.EventScanCompleted, data)
+	s.log.Info("media scan finished", "scan_id", run.id, "state", ev.State, "files_seen", ev.FilesSeen,
+		"added", ev.Added, "updated", ev.Updated, "missing", ev.Missing)
+	s.publish(ev)
 	close(done)
 }
 

@@ -208,8 +208,8 @@ func (r *scanRun) reportProgress() func() {
 			select {
 			case <-t.C:
 				st := r.s.ScanStatus()
-				r.s.publish(domain.EventScanProgress, map[string]any{"scan_id": st.ScanID, "files_seen": st.FilesSeen,
-					"added": st.Added, "updated": st.Updated, "current_path": st.CurrentPath})
+				r.s.publish(domain.ScanProgress{ScanID: st.ScanID, FilesSeen: st.FilesSeen,
+					Added: st.Added, Updated: st.Updated, CurrentPath: st.CurrentPath})
 				if r.progress != nil {
 					r.progress(st)
 				}

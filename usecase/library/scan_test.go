@@ -45,7 +45,11 @@ func TestScanBuildsTheCatalogue(t *testing.T) {
 	assert.Equal(t, 16, st.Added)
 	assert.Zero(t, st.Updated)
 	assert.Empty(t, st.Errors)
-	assert.Equal(t, []string{domain.EventScanStarted, domain.EventScanCompleted}, e.events.names())
+	assert.Equal(t, []string{"scan_started", "scan_completed"}, e.events.names())
+	done, ok := e.events.last().(domain.ScanCompleted)
+	require.True(t, ok)
+	assert.Equal(t, domain.ScanCompleted{ScanID: st.ScanID, State: domain.JobCompleted, FilesSeen: 16, Added: 16,
+		DurationMS: st.FinishedAt.Sub(st.StartedAt).Milliseconds()}, done)
 	e.consistent()
 
 	matrix := e.at("Фильмы/Боевики/The.Matrix.1999.1080p.BluRay.x264-GROUP.mkv")
@@ -212,7 +216,7 @@ func TestTheScanLockKeepsProcessesApart(t *testing.T) {
 	other.scan(library.ScanRequest{})
 }
 
-func waitState(t *testing.T, svc *library.Service, state string) library.Status {
+func waitState(t *testing.T, svc *library.Service, state domain.JobState) library.Status {
 	t.Helper()
 	var st library.Status
 	require.Eventually(t, func() bool { st = svc.ScanStatus(); return st.State == state }, 10*time.Second, 5*time.Millisecond)

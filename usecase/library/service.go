@@ -135,9 +135,9 @@ func (s *Service) Close() {
 	}
 }
 
-func (s *Service) publish(name string, data map[string]any) {
+func (s *Service) publish(e domain.Event) {
 	if s.opt.Events != nil {
-		s.opt.Events.Publish(name, data)
+		s.opt.Events.Publish(e)
 	}
 }
 
