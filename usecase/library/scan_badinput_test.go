@@ -188,7 +188,7 @@ type cancellingStore struct {
 func (c *cancellingStore) ApplyScan(ctx context.Context, changes []domain.MediaChange) (map[string]int64, error) {
 	ids, err := c.Store.ApplyScan(ctx, changes)
 	c.calls++
-	c.once.Do(func() { _ = c.svc().CancelScan() })
+	c.once.Do(func() { _, _ = c.svc().CancelScan() })
 	return ids, err
 }
 

@@ -202,7 +202,23 @@ func TestOneScanAtATime(t *testing.T) {
 	close(gate)
 	waitState(t, e.svc, library.StateCompleted)
 	assert.Equal(t, id, e.svc.ScanStatus().ScanID)
-	assert.ErrorIs(t, e.svc.CancelScan(), domain.ErrScanNotRunning)
+	_, err = e.svc.CancelScan()
+	assert.ErrorIs(t, err, domain.ErrScanNotRunning)
+}
+
+func TestCancelNamesTheScanItCancelled(t *testing.T) {
+	gate := make(chan struct{})
+	e := newEnv(t, withFS(&gatedFS{gate: gate}))
+	e.touch("a/x.mkv")
+	id, err := e.svc.StartScan(library.ScanRequest{})
+	require.NoError(t, err)
+	cancelled, err := e.svc.CancelScan()
+	require.NoError(t, err)
+	assert.Equal(t, id, cancelled)
+	close(gate)
+	st := waitState(t, e.svc, library.StateCancelled)
+	assert.Equal(t, id, st.ScanID)
+	assert.Empty(t, st.CurrentPath, "a finished scan reads nothing")
 }
 
 func TestTheScanLockKeepsProcessesApart(t *testing.T) {
