@@ -10,10 +10,10 @@ package classify
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"mediateka/domain"
+	"mediateka/usecase/job"
 )
 
 // Job states of GET /api/media-admin/classify/status: the job states every
@@ -83,12 +83,8 @@ type Service struct {
 	model domain.AIModel
 	opt   Options
 	log   *slog.Logger
-
-	mu      sync.Mutex
-	status  Status
-	cancel  context.CancelFunc
-	done    chan struct{}
-	closing bool
+	// jobs is the one classification slot.
+	jobs *job.Runner[counts, EntryError]
 }
 
 // New builds the service. model nil means no model is configured: every
@@ -103,7 +99,23 @@ func New(store Store, model domain.AIModel, opt Options) *Service {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Service{store: store, model: model, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+	return &Service{store: store, model: model, opt: opt, log: opt.Logger, jobs: job.New(job.Options[counts, EntryError]{
+		Name: "classification", Conflict: ErrRunning, Events: opt.Events, Logger: opt.Logger, Now: opt.Now,
+		MaxErrors: maxErrors, Progress: progressEvent, Finished: completedEvent, Failure: failure,
+	})}
+}
+
+// progressEvent and completedEvent are the job's events on the runner.
+func progressEvent(st job.Status[counts, EntryError]) domain.Event {
+	c := st.Counters
+	return domain.ClassifyProgress{Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: st.ErrorCount,
+		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled}
+}
+
+func completedEvent(st job.Status[counts, EntryError]) domain.Event {
+	c := st.Counters
+	return domain.ClassifyCompleted{State: st.State, Model: c.Model, Total: c.Total, Classified: c.Classified,
+		Failed: st.ErrorCount, Skipped: c.Skipped, FieldsFilled: c.FieldsFilled, DurationMS: st.Duration().Milliseconds()}
 }
 
 // Available reports whether a model is configured.
@@ -111,44 +123,20 @@ func (s *Service) Available() bool { return s.model != nil }
 
 // Status returns a copy of the current status.
 func (s *Service) Status() Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.status
-	st.Errors = append([]EntryError(nil), st.Errors...)
-	return st
+	js := s.jobs.Status()
+	c := js.Counters
+	return Status{State: js.State, Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: js.ErrorCount,
+		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled, StartedAt: js.StartedAt, FinishedAt: js.FinishedAt,
+		Failure: js.Failure, Errors: js.Errors}
 }
 
-// Close cancels a running job and waits for it to stop, so the database can
-// close under it safely. Later jobs are refused.
-func (s *Service) Close() {
-	s.mu.Lock()
-	s.closing = true
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
+// Stop cancels a running job and waits for it to stop (at most until ctx
+// ends), so the database can close under it safely. Later jobs are
+// refused.
+func (s *Service) Stop(ctx context.Context) error { return s.jobs.Stop(ctx) }
+
+// Close is Stop without a deadline.
+func (s *Service) Close() { _ = s.Stop(context.Background()) }
 
 // Wait blocks until the running job, if any, has finished.
-func (s *Service) Wait() {
-	s.mu.Lock()
-	done := s.done
-	s.mu.Unlock()
-	if done != nil {
-		<-done
-	}
-}
-
-func (s *Service) publish(e domain.Event) {
-	if s.opt.Events != nil {
-		s.opt.Events.Publish(e)
-	}
-}
-
-func (s *Service) update(fn func(st *Status)) {
-	s.mu.Lock()
-	fn(&s.status)
-	s.mu.Unlock()
-}
+func (s *Service) Wait() { s.jobs.Wait() }
