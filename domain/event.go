@@ -112,10 +112,9 @@ type ClassifyStarted struct {
 	IDs   int    `json:"ids"`
 }
 
-// ClassifyProgress reports a running classification's counts, at most once
-// per progress interval and only when they changed.
-type ClassifyProgress struct {
-	eventOf[ClassifyProgress]
+// ClassifyCounts are a classification job's counts, the same in its
+// progress and its end (embedded, they are flat fields on the wire).
+type ClassifyCounts struct {
 	Model        string `json:"model"`
 	Total        int    `json:"total"`
 	Classified   int    `json:"classified"`
@@ -124,15 +123,17 @@ type ClassifyProgress struct {
 	FieldsFilled int    `json:"fields_filled"`
 }
 
+// ClassifyProgress reports a running classification's counts, at most once
+// per progress interval and only when they changed.
+type ClassifyProgress struct {
+	eventOf[ClassifyProgress]
+	ClassifyCounts
+}
+
 // ClassifyCompleted ends every classification job, whatever its outcome.
 type ClassifyCompleted struct {
 	eventOf[ClassifyCompleted]
-	State        JobState `json:"state"`
-	Model        string   `json:"model"`
-	Total        int      `json:"total"`
-	Classified   int      `json:"classified"`
-	Failed       int      `json:"failed"`
-	Skipped      int      `json:"skipped"`
-	FieldsFilled int      `json:"fields_filled"`
-	DurationMS   int64    `json:"duration_ms"`
+	ClassifyCounts
+	State      JobState `json:"state"`
+	DurationMS int64    `json:"duration_ms"`
 }

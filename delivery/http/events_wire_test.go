@@ -35,10 +35,10 @@ func TestEventWireFormat(t *testing.T) {
 			`event: audit_completed` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","checked":40,"duplicate":3,"event":"audit_completed","incomplete_metadata":2,"missing_file":1,"orphan":1,"total":9,"unregistered_file":2}` + "\n\n"},
 		{"classify_started", domain.ClassifyStarted{Model: "gemini-2.5-flash", IDs: 0},
 			`event: classify_started` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","event":"classify_started","ids":0,"model":"gemini-2.5-flash"}` + "\n\n"},
-		{"classify_progress", domain.ClassifyProgress{Model: "gemini-2.5-flash", Total: 10, Classified: 3, Failed: 1, Skipped: 2, FieldsFilled: 8},
+		{"classify_progress", domain.ClassifyProgress{ClassifyCounts: domain.ClassifyCounts{Model: "gemini-2.5-flash", Total: 10, Classified: 3, Failed: 1, Skipped: 2, FieldsFilled: 8}},
 			`event: classify_progress` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","classified":3,"event":"classify_progress","failed":1,"fields_filled":8,"model":"gemini-2.5-flash","skipped":2,"total":10}` + "\n\n"},
-		{"classify_completed", domain.ClassifyCompleted{State: domain.JobFailed, Model: "gemini-2.5-flash", Total: 10, Classified: 4,
-			Failed: 6, Skipped: 0, FieldsFilled: 11, DurationMS: 2500},
+		{"classify_completed", domain.ClassifyCompleted{State: domain.JobFailed, DurationMS: 2500, ClassifyCounts: domain.ClassifyCounts{
+			Model: "gemini-2.5-flash", Total: 10, Classified: 4, Failed: 6, Skipped: 0, FieldsFilled: 11}},
 			`event: classify_completed` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","classified":4,"duration_ms":2500,"event":"classify_completed","failed":6,"fields_filled":11,"model":"gemini-2.5-flash","skipped":0,"state":"failed","total":10}` + "\n\n"},
 	}
 	for _, tc := range cases {

@@ -107,15 +107,17 @@ func New(store Store, model domain.AIModel, opt Options) *Service {
 
 // progressEvent and completedEvent are the job's events on the runner.
 func progressEvent(st job.Status[counts, EntryError]) domain.Event {
-	c := st.Counters
-	return domain.ClassifyProgress{Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: st.ErrorCount,
-		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled}
+	return domain.ClassifyProgress{ClassifyCounts: eventCounts(st)}
 }
 
 func completedEvent(st job.Status[counts, EntryError]) domain.Event {
+	return domain.ClassifyCompleted{ClassifyCounts: eventCounts(st), State: st.State, DurationMS: st.Duration().Milliseconds()}
+}
+
+func eventCounts(st job.Status[counts, EntryError]) domain.ClassifyCounts {
 	c := st.Counters
-	return domain.ClassifyCompleted{State: st.State, Model: c.Model, Total: c.Total, Classified: c.Classified,
-		Failed: st.ErrorCount, Skipped: c.Skipped, FieldsFilled: c.FieldsFilled, DurationMS: st.Duration().Milliseconds()}
+	return domain.ClassifyCounts{Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: st.ErrorCount,
+		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled}
 }
 
 // Available reports whether a model is configured.
@@ -124,8 +126,8 @@ func (s *Service) Available() bool { return s.model != nil }
 // Status returns a copy of the current status.
 func (s *Service) Status() Status {
 	js := s.jobs.Status()
-	c := js.Counters
-	return Status{State: js.State, Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: js.ErrorCount,
+	c := eventCounts(js)
+	return Status{State: js.State, Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: c.Failed,
 		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled, StartedAt: js.StartedAt, FinishedAt: js.FinishedAt,
 		Failure: js.Failure, Errors: js.Errors}
 }
