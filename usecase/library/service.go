@@ -35,7 +35,7 @@ type Options struct {
 	// fewer commits, while a cancel still loses at most a few seconds).
 	BatchSize int
 	// ProgressEvery is how often a running scan publishes scan_progress
-	// (default 1s).
+	// while its counts change (default 1s).
 	ProgressEvery time.Duration
 }
 
