@@ -113,19 +113,9 @@ func (s *Service) begin(ctx context.Context, req ScanRequest) (*scanRun, error) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cancel != nil || s.closing {
-		return nil, domain.ErrScanRunning
-	}
-	unlock := func() {}
-	if s.opt.Lock != nil {
-		u, ok, err := s.opt.Lock.TryLock()
-		if err != nil {
-			return nil, fmt.Errorf("take the scan lock: %w", err)
-		}
-		if !ok {
-			return nil, domain.ErrScanRunning
-		}
-		unlock = u
+	unlock, err := s.claimScanSlot()
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	run := &scanRun{s: s, ctx: ctx, id: uuid.NewString(), targets: targets, unlock: unlock}
@@ -133,6 +123,25 @@ func (s *Service) begin(ctx context.Context, req ScanRequest) (*scanRun, error) 
 	s.status = Status{State: StateRunning, ScanID: run.id, StartedAt: s.opt.Now().UTC()}
 	s.publish(domain.EventScanStarted, map[string]any{"scan_id": run.id, "paths": targetPaths(targets)})
 	return run, nil
+}
+
+// claimScanSlot takes the scan lock when no scan runs here or in another
+// process; ErrScanRunning otherwise. The caller holds s.mu.
+func (s *Service) claimScanSlot() (unlock func(), err error) {
+	if s.cancel != nil || s.closing {
+		return nil, domain.ErrScanRunning
+	}
+	if s.opt.Lock == nil {
+		return func() {}, nil
+	}
+	unlock, ok, err := s.opt.Lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("take the scan lock: %w", err)
+	}
+	if !ok {
+		return nil, domain.ErrScanRunning
+	}
+	return unlock, nil
 }
 
 // finish records the outcome, frees the slot and tells the listeners.
