@@ -16,6 +16,8 @@ type Library interface {
 	CancelScan() error
 	ScanStatus() library.Status
 	Roots() []library.RootStatus
+	ListRoots(ctx context.Context) ([]library.RootInfo, error)
+	SetRoots(ctx context.Context, roots []domain.Root) ([]library.RootInfo, error)
 	Audit(ctx context.Context) (library.AuditReport, error)
 	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
 	Edit(ctx context.Context, id int64, p library.Patch) (domain.Media, error)
@@ -30,6 +32,8 @@ func (s *Server) mountMediaAdmin(app *fiber.App) {
 	g.Post("/scan", s.scanStart)
 	g.Delete("/scan", s.scanCancel)
 	g.Get("/scan/status", s.scanStatus)
+	g.Get("/roots", s.rootsGet)
+	g.Put("/roots", s.rootsPut)
 	g.Post("/audit", s.audit)
 	g.Get("/duplicates", s.duplicates)
 	g.Patch("/media/:id", s.mediaEdit)
