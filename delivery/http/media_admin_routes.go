@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -98,22 +97,22 @@ func (s *Server) scanStatus(c *fiber.Ctx) error {
 type issueDTO struct {
 	Kind    string `json:"kind"`
 	MediaID int64  `json:"media_id,omitempty"`
+	Title   string `json:"title,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Detail  string `json:"detail"`
 }
 
 func (s *Server) audit(c *fiber.Ctx) error {
-	started := time.Now()
 	rep, err := s.deps.Library.Audit(c.UserContext())
 	if err != nil {
 		return err
 	}
 	issues := make([]issueDTO, 0, len(rep.Issues))
 	for _, i := range rep.Issues {
-		issues = append(issues, issueDTO{Kind: i.Kind, MediaID: i.MediaID, Path: i.Path, Detail: i.Detail})
+		issues = append(issues, issueDTO{Kind: i.Kind, MediaID: i.MediaID, Title: i.Title, Path: i.Path, Detail: i.Detail})
 	}
 	return c.JSON(fiber.Map{"total": rep.Total, "checked": rep.Checked, "issues": issues, "summary": rep.Summary,
-		"duration_ms": time.Since(started).Milliseconds()})
+		"duration_ms": rep.Duration.Milliseconds()})
 }
 
 type duplicateGroupDTO struct {

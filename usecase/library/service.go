@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mediateka/domain"
@@ -56,6 +57,9 @@ type Service struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	closing bool
+	// auditing is set while an audit runs: one at a time, since each walks
+	// every folder and reads the whole catalogue.
+	auditing atomic.Bool
 }
 
 // New builds the service; nothing runs until a scan starts.
