@@ -121,6 +121,9 @@ func (p *Plugin) duplicates(ctx context.Context, ru bool) (string, error) {
 
 func (p *Plugin) audit(ctx context.Context, ru bool) (string, error) {
 	rep, err := p.lib.Audit(ctx)
+	if errors.Is(err, domain.ErrAuditRunning) {
+		return say(ru, "Аудит уже идёт — дождитесь, пока он закончится.", "An audit is already running; wait for it to finish."), nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("audit the library: %w", err)
 	}
