@@ -46,9 +46,9 @@ func TestAuditAlreadyRunning(t *testing.T) {
 	p := New(nil, lib, nil)
 
 	first := make(chan string, 1)
-	go func() { got, _ := p.Handle(context.Background(), "audit the library"); first <- got }()
+	go func() { got, _ := p.Handle(adminCtx, "audit the library"); first <- got }()
 	<-held.entered
-	second, err := p.Handle(context.Background(), "проверь библиотеку, аудит")
+	second, err := p.Handle(adminCtx, "проверь библиотеку, аудит")
 	require.NoError(t, err)
 	assert.Equal(t, "Аудит уже идёт — дождитесь, пока он закончится.", second)
 	close(held.release)
