@@ -370,6 +370,13 @@ func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
 	assert.EqualValues(t, 0, summary["orphan"])
 	assert.GreaterOrEqual(t, summary["duplicate"], 1.0)
 	assert.EqualValues(t, len(body["issues"].([]any)), body["total"])
+	for _, i := range body["issues"].([]any) {
+		issue := i.(map[string]any)
+		if issue["media_id"] != nil {
+			assert.NotEmpty(t, issue["title"], "an issue about an entry names its title: %v", issue)
+			assert.NotEmpty(t, issue["path"], "and its path: %v", issue)
+		}
+	}
 
 	resp, body = la.do(t, "GET", "/api/media-admin/duplicates", la.admin, nil)
 	require.Equal(t, 200, resp.StatusCode)

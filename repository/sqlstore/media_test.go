@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -236,4 +237,33 @@ func TestKeysAndLogSearches(t *testing.T) {
 	counts, err := r.CountByType(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, counts["movie"]["ok"])
+}
+
+// Thousands of library folders: neither query may grow with their number
+// (SQLite refuses an expression tree deeper than 1000).
+func TestScanStateAndCountUnderThousandsOfPrefixes(t *testing.T) {
+	r, _ := newMediaRepo(t)
+	ctx := context.Background()
+	var changes []domain.MediaChange
+	for _, p := range []string{"/tv", "/tv/a.mkv", "/tv/deep/b.mkv", "/tv#show", "/tv#show#S01", "/tv-2/b.mkv", "/tvx.mkv", "/t/c.mkv"} {
+		changes = append(changes, domain.MediaChange{Media: fileMedia(p, p, "movie")})
+	}
+	_, err := r.ApplyScan(ctx, changes)
+	require.NoError(t, err)
+	prefixes := []string{"/tv/"}
+	for i := range 1500 {
+		prefixes = append(prefixes, fmt.Sprintf("/disk%04d", i))
+	}
+	prefixes = append(prefixes, "/t", "/")
+	var got []string
+	require.NoError(t, r.ScanState(ctx, prefixes[:1501], func(m domain.Media) error { got = append(got, m.Path); return nil }))
+	assert.ElementsMatch(t, []string{"/tv", "/tv/a.mkv", "/tv/deep/b.mkv", "/tv#show", "/tv#show#S01"}, got)
+
+	counts, err := r.CountUnder(ctx, prefixes)
+	require.NoError(t, err)
+	require.Len(t, counts, len(prefixes))
+	assert.Equal(t, 5, counts[0], "/tv/ counts the folder, below it and its #-paths")
+	assert.Equal(t, 0, counts[1])
+	assert.Equal(t, 1, counts[1501], "/t holds only /t/c.mkv")
+	assert.Equal(t, 8, counts[1502], "/ holds everything")
 }
