@@ -24,10 +24,10 @@ import (
 // every read through a pool of read-only ones) means concurrent requests
 // queue in Go instead of failing with "database is locked".
 type Store struct {
-	// W is the single writer connection.
-	W *gorm.DB
-	// R is the read pool; its connections refuse writes.
-	R *gorm.DB
+	// writer is the single writer connection.
+	writer *gorm.DB
+	// reader is the read pool; its connections refuse writes.
+	reader *gorm.DB
 }
 
 // Open opens (creating when absent) the database at path, applies pending
@@ -41,7 +41,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{W: w}
+	s := &Store{writer: w}
 	if err := migrate(ctx, w, migrations()); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -51,7 +51,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = s.Close()
 		return nil, err
 	}
-	s.R = r
+	s.reader = r
 	return s, nil
 }
 
@@ -91,7 +91,7 @@ func openPool(path string, readOnly bool, conns int) (*gorm.DB, error) {
 // Close closes both pools.
 func (s *Store) Close() error {
 	var errs []error
-	for _, db := range []*gorm.DB{s.R, s.W} {
+	for _, db := range []*gorm.DB{s.reader, s.writer} {
 		if db == nil {
 			continue
 		}
