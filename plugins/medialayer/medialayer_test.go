@@ -13,26 +13,40 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
 
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/plugins/medialayer"
 	"mediateka/repository/ffprobe"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
-func openStore(t *testing.T) *sqlstore.Store {
+func openStore(t *testing.T) *sqlstoretest.DB {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "ml.db"))
+	return sqlstoretest.New(t, nil)
+}
+
+// rawDB is a GORM handle of its own on the test database, for the SQL
+// stand-in below.
+func rawDB(t *testing.T, db *sqlstoretest.DB) *gorm.DB {
+	t.Helper()
+	g, err := gorm.Open(sqlite.Open("file:"+db.Path+"?_busy_timeout=10000"), &gorm.Config{})
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	t.Cleanup(func() {
+		if d, err := g.DB(); err == nil {
+			_ = d.Close()
+		}
+	})
+	return g
 }
 
 // sqlCatalog searches the real media table with LIKE; Cyrillic terms are
 // also tried capitalised, since SQLite folds only ASCII case. The media
 // catalogue use case will provide the real search.
-type sqlCatalog struct{ s *sqlstore.Store }
+type sqlCatalog struct{ s *gorm.DB }
 
 func (c sqlCatalog) SearchTitles(ctx context.Context, q string, limit int) ([]domain.Media, error) {
 	r := []rune(q)
@@ -42,7 +56,7 @@ func (c sqlCatalog) SearchTitles(ctx context.Context, q string, limit int) ([]do
 		Path, Title, TitleRu, TitleOrig, MediaType string
 		Year                                       *int
 	}
-	err := c.s.R.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
+	err := c.s.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
 		coalesce(title_orig,'') title_orig, media_type, year FROM media
 		WHERE title LIKE ? OR title_orig LIKE ? OR title LIKE ? LIMIT ?`, "%"+q+"%", "%"+q+"%", "%"+capital+"%", limit).Scan(&rows).Error
 	out := make([]domain.Media, len(rows))
@@ -96,7 +110,7 @@ func TestConfigIsValidatedAndInvalidMeansNotLoaded(t *testing.T) {
 
 func TestSubtitleCommandsAreAppliedAndSaved(t *testing.T) {
 	store := openStore(t)
-	settings := sqlstore.NewSettings(store)
+	settings := sqlstore.NewSettings(store.Store)
 	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30, "color": "#ffffff"}}`)
 
 	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, p, "Включи субтитры"))
@@ -152,11 +166,11 @@ func makeMKV(t *testing.T) string {
 func TestAudioTracksOfACatalogueTitle(t *testing.T) {
 	file := makeMKV(t)
 	store := openStore(t)
-	require.NoError(t, store.W.Exec(`INSERT INTO media (disk_name, path, title, title_orig, year, media_type) VALUES
+	require.NoError(t, rawDB(t, store).Exec(`INSERT INTO media (disk_name, path, title, title_orig, year, media_type) VALUES
 		('d', ?, 'Матрица', 'The Matrix', 1999, 'movie'), ('d', '/series/Dark', 'Тьма', 'Dark', 2017, 'series')`, file).Error)
 	prober, err := ffprobe.New("", 0)
 	require.NoError(t, err)
-	p := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{store}, Prober: prober}, `{}`)
+	p := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{rawDB(t, store)}, Prober: prober}, `{}`)
 
 	assert.Equal(t, "Звуковые дорожки «Матрица (1999)» (2):\n"+
 		"1. русский — «Дубляж», ac3, каналов: 6, по умолчанию\n"+
@@ -168,7 +182,7 @@ func TestAudioTracksOfACatalogueTitle(t *testing.T) {
 	assert.Equal(t, "«титаника» в каталоге не нашлось.", say(t, p, "какие звуковые дорожки у Титаника"))
 	assert.Contains(t, say(t, p, "audio tracks of Dark"), "is a series or a season")
 
-	noProbe := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{store}}, `{}`)
+	noProbe := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{rawDB(t, store)}}, `{}`)
 	assert.Contains(t, say(t, noProbe, "какие звуковые дорожки у Матрицы"), "нужен ffprobe (пакет ffmpeg)")
 }
 

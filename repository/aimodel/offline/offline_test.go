@@ -3,24 +3,25 @@ package offline_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
 
 	"mediateka/domain"
 	"mediateka/repository/aimodel/offline"
-	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 // sqlCatalog is a small offline.Catalog over the real media table: the media
 // catalogue use case will provide the real one. SQLite's LIKE folds ASCII
 // case only, so Cyrillic terms are also tried capitalised, which is how
 // titles are written.
-type sqlCatalog struct{ s *sqlstore.Store }
+type sqlCatalog struct{ s *gorm.DB }
 
 func (c sqlCatalog) SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error) {
 	var rows []struct {
@@ -35,7 +36,7 @@ func (c sqlCatalog) SearchTitles(ctx context.Context, query string, limit int) (
 		where = append(where, "title LIKE ? OR title_ru LIKE ? OR title_orig LIKE ?")
 		args = append(args, "%"+v+"%", "%"+v+"%", "%"+v+"%")
 	}
-	err := c.s.R.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
+	err := c.s.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
 		coalesce(title_orig,'') title_orig, year, media_type, coalesce(main_category,'') main_category,
 		coalesce(status,'') status, number FROM media WHERE `+strings.Join(where, " OR ")+
 		` ORDER BY media_type IN ('season','episode'), year DESC LIMIT ?`, append(args, limit)...).Scan(&rows).Error
@@ -58,10 +59,15 @@ func caseVariants(q string) []string {
 
 func newCatalog(t *testing.T) sqlCatalog {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "media.db"))
+	db := sqlstoretest.New(t, nil)
+	s, err := gorm.Open(sqlite.Open("file:"+db.Path+"?_busy_timeout=10000"), &gorm.Config{})
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Close() })
-	require.NoError(t, s.W.Exec(`INSERT INTO media (disk_name, path, title, title_ru, title_orig, year, media_type, main_category, status, number, parent_id) VALUES
+	t.Cleanup(func() {
+		if d, err := s.DB(); err == nil {
+			_ = d.Close()
+		}
+	})
+	require.NoError(t, s.Exec(`INSERT INTO media (disk_name, path, title, title_ru, title_orig, year, media_type, main_category, status, number, parent_id) VALUES
 		('d1', '/films/Matrix.1999.mkv', 'Матрица', 'Матрица', 'The Matrix', 1999, 'movie', 'sci_fi', 'ok', NULL, 0),
 		('d1', '/films/Matrix.Reloaded.2003.mkv', 'Матрица: Перезагрузка', 'Матрица: Перезагрузка', 'The Matrix Reloaded', 2003, 'movie', 'sci_fi', 'ok', NULL, 0),
 		('d1', '/films/Brat.1997.avi', 'Брат', 'Брат', NULL, 1997, 'movie', 'crime', 'missing', NULL, 0),
