@@ -37,6 +37,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("create database folder: %w", err)
 	}
+	if err := privateFiles(path); err != nil {
+		return nil, err
+	}
 	w, err := openPool(path, false, 1)
 	if err != nil {
 		return nil, err
@@ -53,6 +56,38 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s.reader = r
 	return s, nil
+}
+
+// privateFiles makes the database and its -wal and -shm readable by the
+// owner only, whatever the umask and whoever made the folder (Docker's
+// /data exists before the first start): the file holds password hashes
+// and encrypted keys. SQLite creates -wal and -shm with the database's
+// permission bits, so creating the database 0600 (or tightening an older
+// one) covers all three; -wal and -shm left by an earlier run are
+// tightened too.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create database %s: %w", path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("check database file %s: %w", p, err)
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("restrict database file %s: %w", p, err)
+			}
+		}
+	}
+	return nil
 }
 
 func openPool(path string, readOnly bool, conns int) (*gorm.DB, error) {
