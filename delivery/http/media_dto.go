@@ -34,7 +34,12 @@ func toMediaDTO(m domain.Media) mediaDTO {
 
 // MarshalJSON writes the entry as one JSON object.
 func (d mediaDTO) MarshalJSON() ([]byte, error) {
-	b, err := d.appendMembers(append(make([]byte, 0, 1024), '{'))
+	return d.appendJSON(make([]byte, 0, 1024))
+}
+
+// appendJSON appends the entry as one JSON object to b.
+func (d mediaDTO) appendJSON(b []byte) ([]byte, error) {
+	b, err := d.appendMembers(append(b, '{'))
 	return append(b, '}'), err
 }
 
@@ -82,15 +87,15 @@ func appendField(b []byte, f domain.MediaField, m *domain.Media) ([]byte, error)
 	case *[]string:
 		return appendStrings(b, *p), nil
 	case *[]int:
-		return appendJSON(b, *p, len(*p) == 0, "[]")
+		return appendEncoded(b, *p, len(*p) == 0, "[]")
 	case *map[string]float64:
-		return appendJSON(b, *p, len(*p) == 0, "{}")
+		return appendEncoded(b, *p, len(*p) == 0, "{}")
 	}
 	return nil, fmt.Errorf("media field %s has no JSON rule", f.Name)
 }
 
-// appendJSON writes v with encoding/json, or empty when isEmpty.
-func appendJSON(b []byte, v any, isEmpty bool, empty string) ([]byte, error) {
+// appendEncoded writes v with encoding/json, or empty when isEmpty.
+func appendEncoded(b []byte, v any, isEmpty bool, empty string) ([]byte, error) {
 	if isEmpty {
 		return append(b, empty...), nil
 	}
