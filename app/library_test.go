@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 func libraryFiles() map[string]string {
@@ -176,11 +178,11 @@ func TestByTitleAndSearchHistory(t *testing.T) {
 	assert.Equal(t, "method_not_allowed", errCode(body))
 	require.Eventually(t, func() bool {
 		var n int
-		require.NoError(t, la.repos.store.R.Raw(`SELECT count(*) FROM search_history`).Row().Scan(&n))
+		require.NoError(t, sqlstoretest.Raw(t, la.cfg.DBPath()).QueryRow(`SELECT count(*) FROM search_history`).Scan(&n))
 		return n == 4 // the three valid searches and the miss
 	}, 5*time.Second, 20*time.Millisecond)
 	var hits int
-	require.NoError(t, la.repos.store.R.Raw(`SELECT results_count FROM search_history WHERE query = 'Solaris'`).Row().Scan(&hits))
+	require.NoError(t, sqlstoretest.Raw(t, la.cfg.DBPath()).QueryRow(`SELECT results_count FROM search_history WHERE query = 'Solaris'`).Scan(&hits))
 	assert.Zero(t, hits)
 }
 

@@ -190,7 +190,7 @@ func (w *batchWriter) refreshSeasonCounts(ctx context.Context) (int, error) {
 	changed := 0
 	for id, s := range series {
 		want := sql.NullInt64{Int64: int64(len(s.perSeason)), Valid: true}
-		wantPer := jsonText(s.perSeason)
+		wantPer := jsonList(s.perSeason)
 		if (slices.Contains(s.edited, "num_of_seasons") || s.stored == want) &&
 			(slices.Contains(s.edited, "num_episodes_per_season") || sameJSON(s.storedPer, wantPer)) {
 			continue

@@ -29,7 +29,7 @@ func fileMedia(path, title, typ string) domain.Media {
 func TestLibraryMigrationAddsColumns(t *testing.T) {
 	s, _ := openTemp(t)
 	var cols []struct{ Name string }
-	require.NoError(t, s.R.Raw("PRAGMA table_info(media)").Scan(&cols).Error)
+	require.NoError(t, s.reader.Raw("PRAGMA table_info(media)").Scan(&cols).Error)
 	names := map[string]bool{}
 	for _, c := range cols {
 		names[c.Name] = true
@@ -117,7 +117,7 @@ func TestUpdateKeepsTitleNormInStep(t *testing.T) {
 	ids, err := r.ApplyScan(ctx, []domain.MediaChange{{Media: fileMedia("/a.mkv", "Old", "movie")}})
 	require.NoError(t, err)
 	id := ids["/a.mkv"]
-	require.NoError(t, s.W.Exec(`UPDATE media SET content_hash = 'h' WHERE id = ?`, id).Error)
+	require.NoError(t, s.writer.Exec(`UPDATE media SET content_hash = 'h' WHERE id = ?`, id).Error)
 	m, err := r.ByID(ctx, id)
 	require.NoError(t, err)
 	m.Title, m.TitleRu, m.Size = "New", "Новое", 99
@@ -126,8 +126,8 @@ func TestUpdateKeepsTitleNormInStep(t *testing.T) {
 	assert.Equal(t, "New", got.Title)
 	assert.Empty(t, got.TitleRu, "columns not named are left alone")
 	var norm, hash *string
-	require.NoError(t, s.R.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
-	require.NoError(t, s.R.Raw(`SELECT content_hash FROM media WHERE id = ?`, id).Row().Scan(&hash))
+	require.NoError(t, s.reader.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
+	require.NoError(t, s.reader.Raw(`SELECT content_hash FROM media WHERE id = ?`, id).Row().Scan(&hash))
 	assert.Equal(t, "new||", *norm)
 	assert.Nil(t, hash, "a new size clears the content hash")
 
@@ -190,7 +190,7 @@ func TestReconcileAndMarkMissing(t *testing.T) {
 	got, _ = r.ByID(ctx, ids["/tv/S"])
 	assert.Equal(t, domain.StatusOK, got.Status)
 
-	require.NoError(t, s.W.Exec(`UPDATE media SET num_of_seasons = 7, edited_fields = '["num_of_seasons"]' WHERE id = ?`, ids["/tv/S"]).Error)
+	require.NoError(t, s.writer.Exec(`UPDATE media SET num_of_seasons = 7, edited_fields = '["num_of_seasons"]' WHERE id = ?`, ids["/tv/S"]).Error)
 	_, err = r.Reconcile(ctx)
 	require.NoError(t, err)
 	got, _ = r.ByID(ctx, ids["/tv/S"])
@@ -232,7 +232,7 @@ func TestKeysAndLogSearches(t *testing.T) {
 
 	require.NoError(t, r.LogSearches(ctx, []domain.SearchRecord{{Query: "q", ResultsCount: 3}}))
 	var n int
-	require.NoError(t, s.R.Raw(`SELECT results_count FROM search_history WHERE query = 'q'`).Row().Scan(&n))
+	require.NoError(t, s.reader.Raw(`SELECT results_count FROM search_history WHERE query = 'q'`).Row().Scan(&n))
 	assert.Equal(t, 3, n)
 	counts, err := r.CountByType(ctx)
 	require.NoError(t, err)
