@@ -8,13 +8,13 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/aimodel/gemini"
-	"mediateka/repository/aimodel/offline"
 	"mediateka/repository/aimodel/openai"
 	"mediateka/repository/ffprobe"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/admin"
 	"mediateka/usecase/apikey"
 	"mediateka/usecase/chat"
+	"mediateka/usecase/offline"
 )
 
 // keyMasterFile holds the secret the API keys are encrypted with. It is not

@@ -38,13 +38,13 @@ func (a *App) classifyAfterScans(sub *event.Subscription) {
 		select {
 		case <-a.streams.Done():
 			return
-		case ev, ok := <-sub.C():
+		case m, ok := <-sub.C():
 			if !ok {
 				// Fell behind the bus: listen again.
 				sub = a.lib.events.Subscribe(16)
 				continue
 			}
-			if ev.Name != domain.EventScanCompleted || ev.Data["state"] != "completed" {
+			if scan, ok := m.Event.(domain.ScanCompleted); !ok || scan.State != domain.JobCompleted {
 				continue
 			}
 			err := a.lib.classify.Start(a.streams, nil)

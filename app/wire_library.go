@@ -8,7 +8,6 @@ import (
 
 	"mediateka/config"
 	deliveryhttp "mediateka/delivery/http"
-	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
@@ -35,10 +34,11 @@ func (a *App) newLibraryRepository() {
 }
 
 // newLibraryUseCases reads the library folders from search_dirs.json (a
-// malformed file stops start-up; a folder that is missing only warns) and
-// builds the library and catalogue use cases.
+// malformed file stops start-up; a folder that is missing only warns; PUT
+// /api/media-admin/roots changes them later) and builds the library and
+// catalogue use cases.
 func (a *App) newLibraryUseCases() error {
-	roots, warnings, err := localfs.LoadRoots(a.cfg.SearchDirsPath())
+	roots, warnings, err := localfs.OpenRoots(a.cfg.SearchDirsPath())
 	if err != nil {
 		return err
 	}
@@ -47,10 +47,10 @@ func (a *App) newLibraryUseCases() error {
 	}
 	a.lib.events = event.New(nil)
 	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log,
-		Roots: func() []domain.Root { return roots }, SearchHistoryRows: a.cfg.SearchHistory.MaxRows,
+		Roots: roots.Roots, SearchHistoryRows: a.cfg.SearchHistory.MaxRows,
 		SearchHistoryAge: a.cfg.SearchHistory.MaxAge.D()})
 	a.lib.library = library.New(a.lib.media, localfs.FS{}, library.Options{
-		Roots: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
+		RootStore: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
 	})
 	for _, r := range a.lib.library.Roots() {
 		if !r.Available {

@@ -1,9 +1,6 @@
 package domain
 
-import (
-	"io"
-	"time"
-)
+import "io"
 
 // Root is one library folder of search_dirs.json. Disk is the name shown as
 // media.disk_name for everything found under it.
@@ -75,25 +72,9 @@ var (
 	ErrInvalidCategory = NewError(KindInvalid, "invalid_category", "unknown category")
 	ErrScanRunning     = NewError(KindConflict, "scan_running", "a media scan is already running")
 	ErrScanNotRunning  = NewError(KindConflict, "scan_not_running", "no media scan is running")
+	ErrAuditRunning    = NewError(KindConflict, "audit_running", "an audit is already running")
 	ErrNoRoots         = NewError(KindConflict, "no_library_roots", "no library folder is configured in search_dirs.json")
 	ErrNoFile          = NewError(KindNotFound, "no_file", "this entry is a folder, not a video file")
 	ErrFileMissing     = NewError(KindNotFound, "file_missing", "the video file of this entry is not on disk")
 	ErrSubtitleMissing = NewError(KindNotFound, "subtitle_not_found", "no such subtitle track")
 )
-
-// Names of the events the library publishes on /api/events.
-const (
-	EventScanStarted    = "scan_started"
-	EventScanProgress   = "scan_progress"
-	EventScanCompleted  = "scan_completed"
-	EventAuditCompleted = "audit_completed"
-)
-
-// Event is one notification for live listeners (the admin panel, the
-// Telegram bot). Data holds the event's own fields; they are flat JSON
-// values so a listener can show them without knowing the event.
-type Event struct {
-	Name string
-	At   time.Time
-	Data map[string]any
-}

@@ -144,10 +144,11 @@ func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error)
 	return w.WriteByte(']')
 }
 
-// writeEntry writes one entry as json.Marshal does and flushes every
-// flushEvery entries (counted in *n).
+// writeEntry writes one entry's JSON (straight from the entry, not
+// through an Encoder, which would check and copy it once more) and flushes
+// every flushEvery entries (counted in *n).
 func writeEntry(w *bufio.Writer, m domain.Media, n *int) error {
-	raw, err := json.Marshal(toMediaDTO(m))
+	raw, err := toMediaDTO(m).appendJSON(w.AvailableBuffer())
 	if err != nil {
 		return err
 	}

@@ -100,26 +100,44 @@ func (s *Service) SubtitleVTT(ctx context.Context, id int64, index int) ([]byte,
 // insideRoots keeps the paths whose real path (every symbolic link
 // resolved) lies inside a library folder, or inside videoDir when no
 // folders are known: a link in the library pointing elsewhere on the disk
-// (/etc/passwd.srt) is never served.
+// (/etc/passwd.srt) is never served. Folders are compared as written
+// first; only a path outside all of them resolves the folders' own links
+// (there may be thousands of folders).
 func (s *Service) insideRoots(paths []string, videoDir string) []string {
-	var roots []string
-	if s.roots == nil {
-		roots = []string{videoDir}
-	} else {
+	roots := []string{videoDir}
+	if s.roots != nil {
+		roots = roots[:0]
 		for _, r := range s.roots() {
-			roots = append(roots, r.Path)
+			roots = append(roots, filepath.Clean(r.Path))
 		}
 	}
-	var real []string
-	for _, r := range roots {
-		if rp, err := s.files.RealPath(r); err == nil {
-			real = append(real, rp)
-		}
-	}
+	var real []string // resolved roots, made on first need
 	out := paths[:0]
 	for _, p := range paths {
-		if rp, err := s.files.RealPath(p); err == nil && slices.ContainsFunc(real, func(root string) bool { return within(root, rp) }) {
-			out = append(out, p)
+		rp, err := s.files.RealPath(p)
+		if err != nil {
+			continue
+		}
+		inside := func(root string) bool { return within(root, rp) }
+		if !slices.ContainsFunc(roots, inside) {
+			if real == nil {
+				real = s.realPaths(roots)
+			}
+			if !slices.ContainsFunc(real, inside) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// realPaths resolves the links of each path, leaving out those that fail.
+func (s *Service) realPaths(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if rp, err := s.files.RealPath(p); err == nil {
+			out = append(out, rp)
 		}
 	}
 	return out

@@ -8,16 +8,21 @@ package library
 import (
 	"context"
 	"log/slog"
-	"sync"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"mediateka/domain"
+	jobrun "mediateka/usecase/job"
 	"mediateka/usecase/library/release"
 )
 
-// Options configure the service. Only Roots is required.
+// Options configure the service. Only the roots are required.
 type Options struct {
-	// Roots are the library folders of search_dirs.json.
+	// RootStore owns the library folders (search_dirs.json in the server).
+	RootStore RootStore
+	// Roots are the library folders when RootStore is nil (the command
+	// line, tests): a change then lasts as long as the service.
 	Roots []domain.Root
 	// Parser reads release names; nil means release.Parse.
 	Parser Parser
@@ -35,7 +40,7 @@ type Options struct {
 	// fewer commits, while a cancel still loses at most a few seconds).
 	BatchSize int
 	// ProgressEvery is how often a running scan publishes scan_progress
-	// (default 1s).
+	// while its counts change (default 1s).
 	ProgressEvery time.Duration
 }
 
@@ -43,14 +48,14 @@ type Options struct {
 type Service struct {
 	store Store
 	fs    FileSystem
+	roots RootStore
 	opt   Options
 	log   *slog.Logger
-
-	mu      sync.Mutex
-	status  Status
-	cancel  context.CancelFunc
-	done    chan struct{}
-	closing bool
+	// scans is the one scan slot.
+	scans *jobrun.Runner[scanCounts, ScanError]
+	// auditing is set while an audit runs: one at a time, since each walks
+	// every folder and reads the whole catalogue.
+	auditing atomic.Bool
 }
 
 // New builds the service; nothing runs until a scan starts.
@@ -73,7 +78,11 @@ func New(store Store, fsys FileSystem, opt Options) *Service {
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = time.Second
 	}
-	return &Service{store: store, fs: fsys, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+	roots := opt.RootStore
+	if roots == nil {
+		roots = &memRoots{roots: slices.Clone(opt.Roots)}
+	}
+	return &Service{store: store, fs: fsys, roots: roots, opt: opt, log: opt.Logger, scans: newScanRunner(opt)}
 }
 
 // ReleaseParser adapts the release-name parser to the scanner's Parser;
@@ -107,8 +116,12 @@ type RootStatus struct {
 // folder is reported, never fatal, so an unplugged disk does not stop the
 // server.
 func (s *Service) Roots() []RootStatus {
-	out := make([]RootStatus, 0, len(s.opt.Roots))
-	for _, r := range s.opt.Roots {
+	return s.rootStatuses(s.roots.Roots())
+}
+
+func (s *Service) rootStatuses(roots []domain.Root) []RootStatus {
+	out := make([]RootStatus, 0, len(roots))
+	for _, r := range roots {
 		st := RootStatus{Path: r.Path, Disk: r.Disk, Available: true}
 		info, err := s.fs.Stat(r.Path)
 		switch {
@@ -122,22 +135,17 @@ func (s *Service) Roots() []RootStatus {
 	return out
 }
 
-// Close cancels a running scan and waits for it to stop, so the database
-// can close under it safely. Later scans are refused.
-func (s *Service) Close() {
-	s.mu.Lock()
-	s.closing = true
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
+// Stop cancels a running scan and waits for it to stop (at most until ctx
+// ends), so the database can close under it safely. Later scans are
+// refused.
+func (s *Service) Stop(ctx context.Context) error { return s.scans.Stop(ctx) }
 
-func (s *Service) publish(name string, data map[string]any) {
+// Close is Stop without a deadline.
+func (s *Service) Close() { _ = s.Stop(context.Background()) }
+
+func (s *Service) publish(e domain.Event) {
 	if s.opt.Events != nil {
-		s.opt.Events.Publish(name, data)
+		s.opt.Events.Publish(e)
 	}
 }
 
