@@ -188,6 +188,7 @@ func (a *App) newDelivery(version string) error {
 	a.http = deliveryhttp.New(deps, deliveryhttp.Options{
 		Version: version, JWTSecret: []byte(a.cfg.JWTSecret), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
 		ReadTimeout: a.cfg.HTTP.ReadTimeout.D(), IndexPath: a.cfg.IndexPath, Logger: a.log, Shutdown: a.streams,
+		WriteTimeout: a.cfg.HTTP.WriteTimeout.D(), IdleTimeout: a.cfg.HTTP.IdleTimeout.D(),
 	})
 	if !a.cfg.UseSSL {
 		return nil
@@ -228,7 +229,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	a.log.Info("mediateka listening", "addr", scheme+"://"+ln.Addr().String())
 
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return a.http.App().Listener(ln) })
+	g.Go(func() error { return a.http.Serve(ln) })
 	g.Go(func() error {
 		<-gctx.Done()
 		return a.shutdown()

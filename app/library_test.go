@@ -117,12 +117,16 @@ func checkCatalogueEndpoints(t *testing.T, la *libApp) {
 	require.Len(t, page, 1, "q=ЕЛКИ finds Ёлки")
 	assert.Equal(t, "1", resp.Header.Get("X-Total-Count"))
 
-	for q, code := range map[string]string{"limit=abc": "invalid_input", "limit=5000": "invalid_input", "limit=0": "invalid_input",
+	for q, code := range map[string]string{"limit=abc": "invalid_input", "limit=5000": "invalid_input", "limit=-1": "invalid_input",
 		"offset=-1": "invalid_input", "type=podcast": "invalid_type", "category=nope": "invalid_category"} {
 		resp, body := la.do(t, "GET", "/api/media/files?"+q, la.user, nil)
 		assert.Equal(t, 400, resp.StatusCode, q)
 		assert.Equal(t, code, errCode(body), q)
 	}
+	resp, raw = la.raw(t, "GET", "/api/media/files?type=movie&limit=0", la.user, nil)
+	require.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, "[]", string(raw), "limit=0 is an empty page")
+	assert.Equal(t, "2", resp.Header.Get("X-Total-Count"), "that still counts")
 	resp, _ = la.do(t, "GET", "/api/media/files", "", nil)
 	assert.Equal(t, 401, resp.StatusCode)
 }
@@ -198,6 +202,8 @@ func checkByCategoryAndEntryWithChildren(t *testing.T, la *libApp) {
 	assert.EqualValues(t, 3, cats["uncategorized"])
 	assert.Len(t, body["movies"].(map[string]any)["action"], 1)
 	assert.Len(t, body["series"].(map[string]any)["uncategorized"], 2)
+	assertByCategoryIsTheFileListGrouped(t, la, "")
+	assertByCategoryIsTheFileListGrouped(t, la, "uncategorized")
 	resp, body = la.do(t, "GET", "/api/media/by-category?category=action", la.user, nil)
 	require.Equal(t, 200, resp.StatusCode)
 	assert.Len(t, body["categories"], 1)

@@ -46,7 +46,9 @@ func (a *App) newLibraryUseCases() error {
 		a.log.Warn("search_dirs.json: " + w)
 	}
 	a.lib.events = event.New(nil)
-	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log})
+	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log,
+		Roots: roots.Roots, SearchHistoryRows: a.cfg.SearchHistory.MaxRows,
+		SearchHistoryAge: a.cfg.SearchHistory.MaxAge.D()})
 	a.lib.library = library.New(a.lib.media, localfs.FS{}, library.Options{
 		RootStore: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
 	})

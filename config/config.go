@@ -37,6 +37,9 @@ type Config struct {
 	Chat            Chat        `json:"chat"`
 	Control         Control     `json:"control"`
 
+	// SearchHistory bounds the search_history table.
+	SearchHistory SearchHistory `json:"search_history"`
+
 	// Environment-only settings.
 	JWTSecret        string   `json:"-"`
 	UseSSL           bool     `json:"-"`
@@ -77,6 +80,21 @@ type HTTP struct {
 	BodyLimitBytes  int      `json:"body_limit_bytes"`
 	ShutdownTimeout Duration `json:"shutdown_timeout"`
 	ReadTimeout     Duration `json:"read_timeout"`
+
+	// WriteTimeout is how long one write to a client may stall: a client
+	// that stops reading is dropped after it, while a stream the client
+	// keeps reading (a film, the event stream) runs as long as it likes.
+	WriteTimeout Duration `json:"write_timeout"`
+	// IdleTimeout is how long a kept-alive connection waits for its next
+	// request.
+	IdleTimeout Duration `json:"idle_timeout"`
+}
+
+// SearchHistory bounds the search_history table: the oldest rows go first
+// once it holds more than MaxRows or they are older than MaxAge.
+type SearchHistory struct {
+	MaxRows int      `json:"max_rows"`
+	MaxAge  Duration `json:"max_age"`
 }
 
 // Log configures the JSON log file and its rotation.
@@ -151,10 +169,13 @@ func Defaults() Config {
 			BodyLimitBytes:  1 << 20,
 			ShutdownTimeout: Duration(10 * time.Second),
 			ReadTimeout:     Duration(30 * time.Second),
+			WriteTimeout:    Duration(30 * time.Second),
+			IdleTimeout:     Duration(120 * time.Second),
 		},
-		Log:  Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
-		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour)},
-		AI:   AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
+		SearchHistory: SearchHistory{MaxRows: 100_000, MaxAge: Duration(90 * 24 * time.Hour)},
+		Log:           Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
+		Auth:          Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour)},
+		AI:            AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
 		TorrentClient: Torrent{
 			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),
 		},

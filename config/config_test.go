@@ -119,3 +119,22 @@ func TestExampleConfigIsValid(t *testing.T) {
 	assert.Equal(t, 3000, cfg.Port)
 	assert.Equal(t, "Медиатека", cfg.TgMiniApp.Name)
 }
+
+func TestHTTPTimeoutsAndSearchHistoryBounds(t *testing.T) {
+	cfg, _, err := Load(writeConfig(t, `{}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, cfg.HTTP.WriteTimeout.D())
+	assert.Equal(t, 120*time.Second, cfg.HTTP.IdleTimeout.D())
+	assert.Equal(t, 100_000, cfg.SearchHistory.MaxRows)
+	assert.Equal(t, 90*24*time.Hour, cfg.SearchHistory.MaxAge.D())
+
+	path := writeConfig(t, `{"http": {"write_timeout": "5s", "idle_timeout": 0}, "search_history": {"max_rows": 0}}`)
+	_, _, err = Load(path, envOf(map[string]string{"MEDIATEKA_SEARCH_HISTORY__MAX_AGE": "720h"}))
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "http.idle_timeout must be a positive duration")
+	assert.ErrorContains(t, err, "search_history.max_rows must be at least 1")
+	cfg, _, err = Load(writeConfig(t, `{"http": {"write_timeout": "5s"}}`), envOf(map[string]string{"MEDIATEKA_SEARCH_HISTORY__MAX_AGE": "720h"}))
+	require.NoError(t, err)
+	assert.Equal(t, 5*time.Second, cfg.HTTP.WriteTimeout.D())
+	assert.Equal(t, 720*time.Hour, cfg.SearchHistory.MaxAge.D())
+}

@@ -49,7 +49,9 @@ func (c Config) validateSections() []string {
 		"auth.token_ttl": c.Auth.TokenTTL, "auth.oauth_state_ttl": c.Auth.OAuthStateTTL,
 		"auth.telegram_init_data_ttl": c.Auth.TelegramInitDataTTL, "ai.timeout": c.AI.Timeout,
 		"ai.key_cooldown": c.AI.KeyCooldown, "torrent_client.timeout": c.TorrentClient.Timeout,
-		"chat.timeout": c.Chat.Timeout,
+		"chat.timeout":       c.Chat.Timeout,
+		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
+		"search_history.max_age": c.SearchHistory.MaxAge,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {
@@ -60,6 +62,9 @@ func (c Config) validateSections() []string {
 		if positive[k] <= 0 {
 			add("%s must be a positive duration", k)
 		}
+	}
+	if c.SearchHistory.MaxRows < 1 {
+		add("search_history.max_rows must be at least 1")
 	}
 	if c.HTTP.BodyLimitBytes < 1024 {
 		add("http.body_limit_bytes must be at least 1024")

@@ -26,6 +26,9 @@ type MediaFilter struct {
 	TitleQuery string
 	// TopLevel keeps movies and series only.
 	TopLevel bool
+	// AfterID keeps records with a larger id: a long walk reads page by
+	// page from where the last page ended, holding no cursor in between.
+	AfterID int64
 	// Limit 0 means no limit.
 	Limit  int
 	Offset int

@@ -5,7 +5,13 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"mediateka/domain"
 )
+
+// maxRangeHeader bounds the Range header: a player asks for one span, and
+// a long list of spans is only work for the server.
+const maxRangeHeader = 1024
 
 // errRange is the 416 answer to a Range header that is malformed or lies
 // outside the file.
@@ -21,10 +27,14 @@ func (r byteRange) length() int64 { return r.end - r.start + 1 }
 // parseRange reads a Range header for a file of size bytes. It returns
 // partial=false for no header, or for several ranges (which HTTP allows a
 // server to answer with the whole file); an error means 416: a header that
-// is not "bytes=" ranges, or a single range that starts past the end.
+// is not "bytes=" ranges, or a single range that starts past the end. A
+// header over maxRangeHeader bytes is 400.
 func parseRange(header string, size int64) (byteRange, bool, error) {
 	if header == "" {
 		return byteRange{}, false, nil
+	}
+	if len(header) > maxRangeHeader {
+		return byteRange{}, false, domain.ErrInvalid("the Range header is too long", map[string]string{"range": "must be at most 1024 bytes"})
 	}
 	spec, ok := strings.CutPrefix(strings.TrimSpace(header), "bytes=")
 	if !ok {

@@ -1,7 +1,6 @@
 package http
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strconv"
@@ -16,9 +15,7 @@ import (
 // Catalog is what the /api/media routes need from the catalogue.
 type Catalog interface {
 	ByTitle(ctx context.Context, title, typ string) (catalog.TitleMatch, error)
-	ValidateFiles(q catalog.FilesQuery) error
-	CountFiles(ctx context.Context, q catalog.FilesQuery) (int64, error)
-	Files(ctx context.Context, q catalog.FilesQuery, fn func(domain.Media) error) error
+	Files(ctx context.Context, q catalog.FilesQuery) (catalog.Listing, error)
 	ByCategory(ctx context.Context, category string) (catalog.Shelves, error)
 	Get(ctx context.Context, id int64) (catalog.Entry, error)
 	Open(ctx context.Context, id int64) (catalog.StreamFile, domain.FileReader, error)
@@ -57,92 +54,6 @@ func mediaID(c *fiber.Ctx) (int64, error) {
 	return id, nil
 }
 
-// queryInt reads an optional whole-number query parameter.
-func queryInt(c *fiber.Ctx, name string) (int, error) {
-	raw := c.Query(name)
-	if raw == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil {
-		return 0, domain.ErrInvalid("invalid query parameter", map[string]string{name: "must be a whole number"})
-	}
-	return n, nil
-}
-
-// mediaFiles streams the catalogue as one JSON array, entry by entry, so
-// the whole library passes at flat memory; X-Total-Count is the number of
-// entries the filters select, whatever the page.
-func (s *Server) mediaFiles(c *fiber.Ctx) error {
-	q := catalog.FilesQuery{Type: c.Query("type"), Category: c.Query("category"), Disk: c.Query("disk"), Text: c.Query("q")}
-	var err error
-	if q.Limit, err = queryInt(c, "limit"); err != nil {
-		return err
-	}
-	if q.Offset, err = queryInt(c, "offset"); err != nil {
-		return err
-	}
-	if c.Query("limit") != "" && q.Limit == 0 {
-		return domain.ErrInvalid("invalid query parameter", map[string]string{"limit": "must be between 1 and 1000"})
-	}
-	if err := s.deps.Catalog.ValidateFiles(q); err != nil {
-		return err
-	}
-	total, err := s.deps.Catalog.CountFiles(c.UserContext(), q)
-	if err != nil {
-		return err
-	}
-	c.Set("X-Total-Count", strconv.FormatInt(total, 10))
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	files, log, rid := s.deps.Catalog, s.log, ensureRequestID(c)
-	ctx, cancel := context.WithCancel(s.opt.Shutdown)
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		if err := writeJSONArray(ctx, w, files, q); err != nil {
-			log.Warn("media list stream ended early", "request_id", rid, "err", err.Error())
-		}
-	})
-	return nil
-}
-
-// writeJSONArray writes the entries q selects as a JSON array.
-func writeJSONArray(ctx context.Context, w *bufio.Writer, files Catalog, q catalog.FilesQuery) error {
-	if _, err := w.WriteString("["); err != nil {
-		return err
-	}
-	// The entry writes its own JSON into one reused buffer: going through
-	// an Encoder would check and copy every entry once more.
-	var buf []byte
-	fields := domain.MediaFields()
-	n := 0
-	err := files.Files(ctx, q, func(m domain.Media) error {
-		if n > 0 {
-			if err := w.WriteByte(','); err != nil {
-				return err
-			}
-		}
-		n++
-		var err error
-		if buf, err = (mediaDTO{m: m, fields: fields}).appendJSON(buf[:0]); err != nil {
-			return err
-		}
-		if _, err := w.Write(append(buf, '\n')); err != nil {
-			return err
-		}
-		if n%256 == 0 {
-			return w.Flush() // a client that left makes this fail and ends the walk
-		}
-		return ctx.Err()
-	})
-	if err != nil {
-		return err
-	}
-	if _, err := w.WriteString("]"); err != nil {
-		return err
-	}
-	return w.Flush()
-}
-
 type byTitleRequest struct {
 	Title string `json:"title"`
 	Type  string `json:"type"`
@@ -158,32 +69,6 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"match": toMediaDTO(tm.Match), "alternatives": toMediaDTOs(tm.Alternatives)})
-}
-
-type categoryDTO struct {
-	Name    string `json:"name"`
-	TitleRu string `json:"title_ru"`
-	TitleEn string `json:"title_en"`
-	Count   int    `json:"count"`
-}
-
-func (s *Server) mediaByCategory(c *fiber.Ctx) error {
-	sh, err := s.deps.Catalog.ByCategory(c.UserContext(), c.Query("category"))
-	if err != nil {
-		return err
-	}
-	cats := make([]categoryDTO, 0, len(sh.Categories))
-	for _, k := range sh.Categories {
-		cats = append(cats, categoryDTO{Name: k.Slug, TitleRu: k.NameRu, TitleEn: k.NameEn, Count: k.Count})
-	}
-	shelf := func(m map[string][]domain.Media) map[string][]mediaDTO {
-		out := make(map[string][]mediaDTO, len(m))
-		for k, v := range m {
-			out[k] = toMediaDTOs(v)
-		}
-		return out
-	}
-	return c.JSON(fiber.Map{"categories": cats, "movies": shelf(sh.Movies), "series": shelf(sh.Series)})
 }
 
 func (s *Server) mediaGet(c *fiber.Ctx) error {

@@ -1,23 +1,75 @@
 package http
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"os"
+	"regexp"
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	"mediateka/delivery/web"
 )
 
-// mountPages serves "/": the configured index_path, or the built-in home page
-// (which keeps the #token= of the Google redirect).
+// pagePolicy is the Content-Security-Policy setting of one page (API.md
+// §12). Every page gets default-src 'self'; a page's own inline <script>
+// and <style> blocks are allowed by their hashes, computed from the page
+// as served, so editing a page never needs a matching edit here.
+type pagePolicy struct {
+	// FrameAncestors lists who may embed the page in a frame, besides the
+	// server itself: /tgmini will list Telegram's clients.
+	FrameAncestors []string
+}
+
+// inlineBlock finds inline <script> and <style> elements (not those with a
+// src attribute) and captures their text.
+var inlineBlock = regexp.MustCompile(`(?is)<(script|style)(\s[^>]*)?>(.*?)</(?:script|style)\s*>`)
+
+// contentSecurityPolicy builds the header for html under p.
+func (p pagePolicy) contentSecurityPolicy(html []byte) string {
+	hashes := map[string][]string{}
+	for _, m := range inlineBlock.FindAllSubmatch(html, -1) {
+		tag := strings.ToLower(string(m[1]))
+		if tag == "script" && strings.Contains(strings.ToLower(string(m[2])), "src=") {
+			continue
+		}
+		sum := sha256.Sum256(m[3])
+		hashes[tag] = append(hashes[tag], "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	src := func(tag string) string { return strings.Join(append([]string{"'self'"}, hashes[tag]...), " ") }
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src " + src("script"),
+		"style-src " + src("style"),
+		// Profile pictures come from the sign-in provider over https.
+		"img-src 'self' https: data:",
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors " + strings.Join(append([]string{"'self'"}, p.FrameAncestors...), " "),
+	}, "; ")
+}
+
+// sendPage answers with an HTML page and its policy.
+func sendPage(c *fiber.Ctx, p pagePolicy, html []byte) error {
+	c.Set("Content-Security-Policy", p.contentSecurityPolicy(html))
+	c.Type("html", "utf-8")
+	return c.Send(html)
+}
+
+// mountPages serves "/": the configured index_path, or the built-in home
+// page (which completes a Google sign-in).
 func (s *Server) mountPages() {
 	s.app.Get("/", func(c *fiber.Ctx) error {
+		name, read := "home.html", web.Files.ReadFile
 		if s.opt.IndexPath != "" {
-			return c.SendFile(s.opt.IndexPath)
+			name, read = s.opt.IndexPath, os.ReadFile
 		}
-		page, err := web.Files.ReadFile("home.html")
+		page, err := read(name)
 		if err != nil {
 			return err
 		}
-		c.Type("html", "utf-8")
-		return c.Send(page)
+		return sendPage(c, pagePolicy{}, page) // nobody else may frame the home page
 	})
 }

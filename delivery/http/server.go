@@ -6,6 +6,7 @@ package http
 import (
 	"context"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -49,8 +50,13 @@ type Options struct {
 	JWTSecret   []byte
 	BodyLimit   int
 	ReadTimeout time.Duration
-	IndexPath   string
-	Logger      *slog.Logger
+	// WriteTimeout is how long one write to a client may stall (see
+	// stallListener); IdleTimeout how long a kept-alive connection waits
+	// for its next request.
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
+	IndexPath    string
+	Logger       *slog.Logger
 	// Shutdown is cancelled when the server starts shutting down, so
 	// long-lived streams (SSE, WebSocket) end instead of holding it open.
 	Shutdown context.Context
@@ -79,15 +85,25 @@ func New(deps Deps, opt Options) *Server {
 		AppName:               "mediateka",
 		BodyLimit:             opt.BodyLimit,
 		ReadTimeout:           opt.ReadTimeout,
+		IdleTimeout:           opt.IdleTimeout,
+		ReadBufferSize:        maxHeaderBytes,
 		ErrorHandler:          errorHandler(opt.Logger),
 		DisableStartupMessage: true,
 		StreamRequestBody:     false,
 	})
-	s.app.Use(requestID(), accessLog(opt.Logger), recoverer(opt.Logger))
+	s.handleUnreadableRequests()
+	s.app.Use(requestID(), commonHeaders, headWithoutBody, accessLog(opt.Logger), recoverer(opt.Logger))
 	s.userAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, false)
 	s.queryAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, true)
 	s.routes()
 	return s
+}
+
+// Serve answers requests on ln until the app shuts down. Each write to a
+// client gets its own WriteTimeout deadline, so a client that stops
+// reading is dropped while a long stream it keeps reading is not.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.app.Listener(stallListener{Listener: ln, timeout: s.opt.WriteTimeout})
 }
 
 // App exposes the Fiber app for listening and for app.Test in tests.

@@ -247,13 +247,20 @@ func filterSQL(f domain.MediaFilter) (string, []any) {
 	}
 	switch f.Category {
 	case "":
-	case domain.CategoryUncategorized:
-		conds = append(conds, "coalesce(main_category, '') = ''")
+	case domain.CategoryUncategorized: // no category of the fixed list
+		known := domain.Categories()
+		conds = append(conds, "coalesce(main_category, '') NOT IN ("+placeholders(len(known))+")")
+		for _, c := range known {
+			args = append(args, c.Slug)
+		}
 	default:
 		conds, args = append(conds, "main_category = ?"), append(args, f.Category)
 	}
 	if f.Disk != "" {
 		conds, args = append(conds, "disk_name = ?"), append(args, f.Disk)
+	}
+	if f.AfterID > 0 {
+		conds, args = append(conds, "id > ?"), append(args, f.AfterID)
 	}
 	if f.TitleQuery != "" {
 		conds, args = append(conds, `title_norm LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(f.TitleQuery)+"%")

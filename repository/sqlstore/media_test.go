@@ -89,6 +89,7 @@ func TestEachFiltersAndPages(t *testing.T) {
 	b := fileMedia("/m/b.mkv", "50%_off", domain.MediaMovie)
 	c := fileMedia("/s/c.mkv", "Show", domain.MediaEpisode)
 	c.DiskName = "other"
+	c.MainCategory = "no-such-slug"
 	_, err := r.ApplyScan(ctx, []domain.MediaChange{{Media: a}, {Media: b}, {Media: c}})
 	require.NoError(t, err)
 
@@ -99,7 +100,10 @@ func TestEachFiltersAndPages(t *testing.T) {
 	}
 	assert.Equal(t, []string{"Ёлки", "50%_off", "Show"}, titles(domain.MediaFilter{}))
 	assert.Equal(t, []string{"Ёлки"}, titles(domain.MediaFilter{Category: "comedy"}))
-	assert.Equal(t, []string{"50%_off", "Show"}, titles(domain.MediaFilter{Category: domain.CategoryUncategorized}))
+	assert.Equal(t, []string{"50%_off", "Show"}, titles(domain.MediaFilter{Category: domain.CategoryUncategorized}),
+		"uncategorized is no category of the fixed list")
+	assert.Equal(t, []string{"50%_off", "Show"}, titles(domain.MediaFilter{AfterID: 1}))
+	assert.Equal(t, []string{"Show"}, titles(domain.MediaFilter{AfterID: 1, Offset: 1}))
 	assert.Equal(t, []string{"Show"}, titles(domain.MediaFilter{Disk: "other"}))
 	assert.Equal(t, []string{"Ёлки", "50%_off"}, titles(domain.MediaFilter{TopLevel: true}))
 	assert.Equal(t, []string{"50%_off"}, titles(domain.MediaFilter{Limit: 1, Offset: 1}))

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"mediateka/domain"
 )
@@ -15,49 +16,55 @@ type CategoryCount struct {
 	Count  int
 }
 
-// Shelves is the by-category view: movies and series (seasons and
-// episodes hang below them) grouped by category slug.
+// Shelves is the by-category view of movies and series (seasons and
+// episodes hang below them): every category with its count, and the
+// entries of each non-empty shelf, read as they are walked.
 type Shelves struct {
 	Categories []CategoryCount
-	Movies     map[string][]domain.Media
-	Series     map[string][]domain.Media
+	// shelves are the non-empty shelves, by slug in byte order.
+	shelves []string
+	walk    func(ctx context.Context, f domain.MediaFilter, fn func(domain.Media) error) error
 }
 
-// ByCategory groups the movies and series by category; category, when set
-// (a slug, a name or "uncategorized"), keeps one shelf. Every category of
-// the fixed list is in Categories, with its count, then "uncategorized".
+// Each calls fn for every entry of mediaType (movie or series), shelf by
+// shelf in slug byte order, in id order within a shelf, at flat memory;
+// an error from fn stops it. An entry whose category is not in the fixed
+// list is on the "uncategorized" shelf.
+func (sh Shelves) Each(ctx context.Context, mediaType string, fn func(shelf string, m domain.Media) error) error {
+	for _, slug := range sh.shelves {
+		err := sh.walk(ctx, domain.MediaFilter{Type: mediaType, Category: slug}, func(m domain.Media) error { return fn(slug, m) })
+		if err != nil {
+			return fmt.Errorf("read shelf %s: %w", slug, err)
+		}
+	}
+	return nil
+}
+
+// ByCategory counts the movies and series per category; category, when
+// set (a slug, a name or "uncategorized"), keeps one shelf. Every category
+// of the fixed list is in Categories, with its count, then
+// "uncategorized". The entries are read when the shelves are walked.
 func (s *Service) ByCategory(ctx context.Context, category string) (Shelves, error) {
 	slug, err := resolveCategory(category)
 	if err != nil {
 		return Shelves{}, err
 	}
-	out := Shelves{Movies: map[string][]domain.Media{}, Series: map[string][]domain.Media{}}
-	counts := map[string]int{}
-	err = s.repo.Each(ctx, domain.MediaFilter{TopLevel: true, Category: slug}, func(m domain.Media) error {
-		key := m.MainCategory
-		if _, ok := domain.CategoryBySlug(key); !ok {
-			key = domain.CategoryUncategorized
+	out := Shelves{walk: s.walk}
+	all := append(domain.Categories(), domain.Category{Slug: domain.CategoryUncategorized, NameRu: "Без категории", NameEn: "Uncategorized"})
+	for _, c := range all {
+		if slug != "" && slug != c.Slug {
+			continue
 		}
-		counts[key]++
-		if m.MediaType == domain.MediaSeries {
-			out.Series[key] = append(out.Series[key], m)
-		} else {
-			out.Movies[key] = append(out.Movies[key], m)
+		n, err := s.repo.Count(ctx, domain.MediaFilter{TopLevel: true, Category: c.Slug})
+		if err != nil {
+			return Shelves{}, fmt.Errorf("count category %s: %w", c.Slug, err)
 		}
-		return nil
-	})
-	if err != nil {
-		return Shelves{}, fmt.Errorf("group by category: %w", err)
-	}
-	for _, c := range domain.Categories() {
-		if slug == "" || slug == c.Slug {
-			out.Categories = append(out.Categories, CategoryCount{Slug: c.Slug, NameRu: c.NameRu, NameEn: c.NameEn, Count: counts[c.Slug]})
+		out.Categories = append(out.Categories, CategoryCount{Slug: c.Slug, NameRu: c.NameRu, NameEn: c.NameEn, Count: int(n)})
+		if n > 0 {
+			out.shelves = append(out.shelves, c.Slug)
 		}
 	}
-	if slug == "" || slug == domain.CategoryUncategorized {
-		out.Categories = append(out.Categories, CategoryCount{Slug: domain.CategoryUncategorized,
-			NameRu: "Без категории", NameEn: "Uncategorized", Count: counts[domain.CategoryUncategorized]})
-	}
+	slices.Sort(out.shelves)
 	return out, nil
 }
 

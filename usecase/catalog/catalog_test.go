@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,10 +32,20 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, catalog.Options{})
+}
+
+// newEnvWith is newEnv with service options (search history is written
+// every 10ms unless opt says otherwise).
+func newEnvWith(t *testing.T, opt catalog.Options) *env {
+	t.Helper()
 	dir := t.TempDir()
 	db := sqlstoretest.New(t, textmatch.Normalize)
 	media := db.Media
-	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{SearchLogEvery: 10 * time.Millisecond})
+	if opt.SearchLogEvery == 0 {
+		opt.SearchLogEvery = 10 * time.Millisecond
+	}
+	svc := catalog.New(media, media, localfs.FS{}, opt)
 	t.Cleanup(svc.Close)
 	return &env{t: t, dir: dir, db: db, media: media, svc: svc}
 }
@@ -197,7 +208,9 @@ func TestFilesFiltersAndValidation(t *testing.T) {
 	ctx := context.Background()
 	list := func(q catalog.FilesQuery) []string {
 		var out []string
-		require.NoError(t, e.svc.Files(ctx, q, func(m domain.Media) error { out = append(out, m.Title); return nil }))
+		l, err := e.svc.Files(ctx, q)
+		require.NoError(t, err)
+		require.NoError(t, l.Each(ctx, func(m domain.Media) error { out = append(out, m.Title); return nil }))
 		return out
 	}
 	assert.Equal(t, []string{"Heat", "Ёлки", "Dark"}, list(catalog.FilesQuery{}))
@@ -205,19 +218,64 @@ func TestFilesFiltersAndValidation(t *testing.T) {
 	assert.Equal(t, []string{"Ёлки", "Dark"}, list(catalog.FilesQuery{Category: "uncategorized"}))
 	assert.Equal(t, []string{"Dark"}, list(catalog.FilesQuery{Type: "series"}))
 	assert.Equal(t, []string{"Ёлки"}, list(catalog.FilesQuery{Text: "ЕЛК"}))
-	assert.Equal(t, []string{"Ёлки"}, list(catalog.FilesQuery{Limit: 1, Offset: 1}))
-	n, err := e.svc.CountFiles(ctx, catalog.FilesQuery{Type: "movie", Limit: 1})
+	assert.Equal(t, []string{"Ёлки"}, list(catalog.FilesQuery{Limit: new(1), Offset: 1}))
+	assert.Empty(t, list(catalog.FilesQuery{Limit: new(0)}), "limit 0 is an empty page")
+	l, err := e.svc.Files(ctx, catalog.FilesQuery{Type: "movie", Limit: new(1)})
 	require.NoError(t, err)
-	assert.EqualValues(t, 2, n)
+	assert.EqualValues(t, 2, l.Total, "the total ignores paging")
+	l, err = e.svc.Files(ctx, catalog.FilesQuery{Limit: new(0)})
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, l.Total, "limit 0 still counts")
 
-	for _, q := range []catalog.FilesQuery{{Type: "x"}, {Category: "nope"}, {Limit: 1001}, {Limit: -1}, {Offset: -5}} {
-		assert.True(t, domain.IsKind(e.svc.ValidateFiles(q), domain.KindInvalid), "%+v", q)
+	for _, q := range []catalog.FilesQuery{{Type: "x"}, {Category: "nope"}, {Limit: new(1001)}, {Limit: new(-1)}, {Offset: -5}} {
+		_, err := e.svc.Files(ctx, q)
+		assert.True(t, domain.IsKind(err, domain.KindInvalid), "%+v", q)
 	}
 	stop := errors.New("client gone")
 	seen := 0
-	err = e.svc.Files(ctx, catalog.FilesQuery{}, func(domain.Media) error { seen++; return stop })
+	l, err = e.svc.Files(ctx, catalog.FilesQuery{})
+	require.NoError(t, err)
+	err = l.Each(ctx, func(domain.Media) error { seen++; return stop })
 	assert.ErrorIs(t, err, stop)
 	assert.Equal(t, 1, seen, "the stream stops when the reader does")
+}
+
+// TestWalksReadPageByPage crosses several store pages (256 entries each)
+// with and without a limit and an offset, so the keyset paging neither
+// drops nor repeats an entry.
+func TestWalksReadPageByPage(t *testing.T) {
+	e := newEnv(t)
+	changes := make([]domain.MediaChange, 0, 700)
+	for i := range 700 {
+		m := domain.Media{DiskName: "Disk", Path: fmt.Sprintf("/m/%04d.mkv", i), Title: fmt.Sprintf("T%04d", i),
+			MediaType: domain.MediaMovie, Status: domain.StatusOK, Size: 1, ModTime: time.Unix(1, 0)}
+		if i%2 == 0 {
+			m.MainCategory = "drama"
+		}
+		changes = append(changes, domain.MediaChange{Media: m})
+	}
+	_, err := e.media.ApplyScan(context.Background(), changes)
+	require.NoError(t, err)
+	ctx := context.Background()
+	titles := func(q catalog.FilesQuery) []string {
+		l, err := e.svc.Files(ctx, q)
+		require.NoError(t, err)
+		var out []string
+		require.NoError(t, l.Each(ctx, func(m domain.Media) error { out = append(out, m.Title); return nil }))
+		return out
+	}
+	all := titles(catalog.FilesQuery{})
+	require.Len(t, all, 700)
+	assert.Equal(t, "T0000", all[0])
+	assert.Equal(t, "T0699", all[699])
+	assert.Equal(t, all[300:600], titles(catalog.FilesQuery{Offset: 300, Limit: new(300)}))
+	assert.Equal(t, all[10:], titles(catalog.FilesQuery{Offset: 10}))
+
+	sh, err := e.svc.ByCategory(ctx, "")
+	require.NoError(t, err)
+	shelves := map[string]int{}
+	require.NoError(t, sh.Each(ctx, domain.MediaMovie, func(shelf string, _ domain.Media) error { shelves[shelf]++; return nil }))
+	assert.Equal(t, map[string]int{"drama": 350, "uncategorized": 350}, shelves)
 }
 
 func TestByCategoryAndGet(t *testing.T) {
@@ -240,8 +298,16 @@ func TestByCategoryAndGet(t *testing.T) {
 	}
 	assert.Equal(t, 2, counts["crime"])
 	assert.Equal(t, 1, counts["uncategorized"], "an unknown slug is shown as uncategorized")
-	assert.Equal(t, "Heat", sh.Movies["crime"][0].Title)
-	assert.Equal(t, "Dark", sh.Series["crime"][0].Title)
+	shelves := func(typ string) map[string][]string {
+		out := map[string][]string{}
+		require.NoError(t, sh.Each(ctx, typ, func(shelf string, m domain.Media) error {
+			out[shelf] = append(out[shelf], m.Title)
+			return nil
+		}))
+		return out
+	}
+	assert.Equal(t, map[string][]string{"crime": {"Heat"}, "uncategorized": {"Odd"}}, shelves(domain.MediaMovie))
+	assert.Equal(t, map[string][]string{"crime": {"Dark"}}, shelves(domain.MediaSeries))
 
 	sh, err = e.svc.ByCategory(ctx, "crime")
 	require.NoError(t, err)

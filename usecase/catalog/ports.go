@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"io/fs"
+	"time"
 
 	"mediateka/domain"
 )
@@ -24,6 +25,9 @@ type Repository interface {
 // SearchLog keeps the history of title searches.
 type SearchLog interface {
 	LogSearches(ctx context.Context, recs []domain.SearchRecord) error
+	// PruneSearches deletes rows written before cutoff, then the oldest
+	// rows beyond the newest keep.
+	PruneSearches(ctx context.Context, keep int, cutoff time.Time) error
 }
 
 // Files is the disk where catalogue files and their subtitles live.
@@ -32,4 +36,6 @@ type Files interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 	ReadFile(path string) ([]byte, error)
 	Open(path string) (domain.FileReader, error)
+	// RealPath resolves every symbolic link in path.
+	RealPath(path string) (string, error)
 }

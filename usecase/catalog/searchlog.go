@@ -10,13 +10,17 @@ import (
 )
 
 // searchLogger writes search_history in small batches from one goroutine,
-// so a title search costs a channel send instead of a database write.
+// so a title search costs a channel send instead of a database write, and
+// prunes the table after each batch to its bounds, oldest rows first.
 // A crash loses at most the last fraction of a second of history.
 type searchLogger struct {
 	log   SearchLog
 	lg    *slog.Logger
 	in    chan domain.SearchRecord
 	every time.Duration
+	now   func() time.Time
+	rows  int
+	age   time.Duration
 	done  chan struct{}
 	// mu guards closed, so a search racing with shutdown never sends on
 	// a closed channel.
@@ -24,8 +28,17 @@ type searchLogger struct {
 	closed bool
 }
 
-func newSearchLogger(log SearchLog, lg *slog.Logger, every time.Duration) *searchLogger {
-	l := &searchLogger{log: log, lg: lg, in: make(chan domain.SearchRecord, 1024), every: every, done: make(chan struct{})}
+// newSearchLogger starts the writer with the options' period, clock and
+// bounds (defaults filled by New, except the bounds filled here).
+func newSearchLogger(log SearchLog, opt Options) *searchLogger {
+	if opt.SearchHistoryRows <= 0 {
+		opt.SearchHistoryRows = 100_000
+	}
+	if opt.SearchHistoryAge <= 0 {
+		opt.SearchHistoryAge = 90 * 24 * time.Hour
+	}
+	l := &searchLogger{log: log, lg: opt.Logger, in: make(chan domain.SearchRecord, 1024), every: opt.SearchLogEvery,
+		now: opt.Now, rows: opt.SearchHistoryRows, age: opt.SearchHistoryAge, done: make(chan struct{})}
 	go l.run()
 	return l
 }
@@ -75,6 +88,9 @@ func (l *searchLogger) flush(batch []domain.SearchRecord) []domain.SearchRecord 
 	defer cancel()
 	if err := l.log.LogSearches(ctx, batch); err != nil {
 		l.lg.Error("write search history", "err", err.Error(), "records", len(batch))
+	}
+	if err := l.log.PruneSearches(ctx, l.rows, l.now().Add(-l.age)); err != nil {
+		l.lg.Error("prune search history", "err", err.Error())
 	}
 	return batch[:0]
 }

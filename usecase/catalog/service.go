@@ -33,6 +33,14 @@ type Options struct {
 	// SearchLogEvery is how often queued search history is written
 	// (default 200ms).
 	SearchLogEvery time.Duration
+	// SearchHistoryRows and SearchHistoryAge bound search_history
+	// (defaults 100 000 rows, 90 days); the writer prunes after each batch.
+	SearchHistoryRows int
+	SearchHistoryAge  time.Duration
+	// Roots lists the library folders now; a sidecar subtitle is served
+	// only when its real path lies inside one. nil keeps sidecars to the
+	// video's own folder.
+	Roots func() []domain.Root
 }
 
 // Service is the catalogue use case.
@@ -42,6 +50,7 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 	hist  *searchLogger
+	roots func() []domain.Root
 
 	index   atomic.Pointer[titleIndex]
 	dirty   atomic.Bool
@@ -60,8 +69,8 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 	if opt.SearchLogEvery <= 0 {
 		opt.SearchLogEvery = 200 * time.Millisecond
 	}
-	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now,
-		hist: newSearchLogger(history, opt.Logger, opt.SearchLogEvery)}
+	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now, roots: opt.Roots,
+		hist: newSearchLogger(history, opt)}
 	s.dirty.Store(true)
 	return s
 }
@@ -162,13 +171,14 @@ func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, e
 	return TitleMatch{Match: entries[0], Alternatives: entries[1:]}, nil
 }
 
-// FilesQuery filters the file list. Limit 0 means the whole catalogue.
+// FilesQuery filters the file list. A nil Limit means the whole
+// catalogue; Limit 0 an empty page that still counts (the total alone).
 type FilesQuery struct {
 	Type     string
 	Category string
 	Disk     string
 	Text     string
-	Limit    int
+	Limit    *int
 	Offset   int
 }
 
@@ -182,8 +192,12 @@ func (q FilesQuery) filter() (domain.MediaFilter, error) {
 	if err != nil {
 		return domain.MediaFilter{}, err
 	}
-	if q.Limit < 0 || q.Limit > maxPageLimit {
-		problems["limit"] = "must be between 1 and 1000 (leave it out for the whole catalogue)"
+	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, TitleQuery: textmatch.Normalize(q.Text), Offset: q.Offset}
+	if q.Limit != nil {
+		if *q.Limit < 0 || *q.Limit > maxPageLimit {
+			problems["limit"] = "must be between 0 and 1000 (leave it out for the whole catalogue)"
+		}
+		f.Limit = *q.Limit
 	}
 	if q.Offset < 0 {
 		problems["offset"] = "must be 0 or more"
@@ -191,35 +205,28 @@ func (q FilesQuery) filter() (domain.MediaFilter, error) {
 	if len(problems) > 0 {
 		return domain.MediaFilter{}, domain.ErrInvalid("invalid list parameters", problems)
 	}
-	return domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, TitleQuery: textmatch.Normalize(q.Text),
-		Limit: q.Limit, Offset: q.Offset}, nil
+	return f, nil
 }
 
-// CountFiles returns how many entries q selects, ignoring paging.
-func (s *Service) CountFiles(ctx context.Context, q FilesQuery) (int64, error) {
+// Files answers the file list: the number of entries q selects, ignoring
+// paging, and the page itself, streamed when walked (the whole catalogue
+// passes at flat memory). An invalid q fails here, before anything is
+// written.
+func (s *Service) Files(ctx context.Context, q FilesQuery) (Listing, error) {
 	f, err := q.filter()
 	if err != nil {
-		return 0, err
+		return Listing{}, err
 	}
-	return s.repo.Count(ctx, f)
-}
-
-// Files streams the entries q selects, in id order, one at a time: the
-// whole catalogue passes through at flat memory. An error from fn (the
-// client went away) stops the stream.
-func (s *Service) Files(ctx context.Context, q FilesQuery, fn func(domain.Media) error) error {
-	f, err := q.filter()
+	total, err := s.repo.Count(ctx, f)
 	if err != nil {
-		return err
+		return Listing{}, fmt.Errorf("count the file list: %w", err)
 	}
-	return s.repo.Each(ctx, f, fn)
-}
-
-// ValidateFiles checks q without reading anything, so a handler can answer
-// 400 before it starts a stream.
-func (s *Service) ValidateFiles(q FilesQuery) error {
-	_, err := q.filter()
-	return err
+	if q.Limit != nil && *q.Limit == 0 {
+		return Listing{Total: total}, nil
+	}
+	return Listing{Total: total, each: func(ctx context.Context, fn func(domain.Media) error) error {
+		return s.walk(ctx, f, fn)
+	}}, nil
 }
 
 // resolveCategory accepts a category slug, one of its names, or

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +62,7 @@ func (s *Service) Subtitles(ctx context.Context, id int64) ([]Subtitle, error) {
 			}
 		}
 	}
+	paths = s.insideRoots(paths, dir)
 	sort.Slice(paths, func(i, j int) bool {
 		return filepath.Base(paths[i]) < filepath.Base(paths[j]) || (filepath.Base(paths[i]) == filepath.Base(paths[j]) && paths[i] < paths[j])
 	})
@@ -93,6 +95,58 @@ func (s *Service) SubtitleVTT(ctx context.Context, id int64, index int) ([]byte,
 		return nil, domain.ErrSubtitleMissing
 	}
 	return ToWebVTT(raw), nil
+}
+
+// insideRoots keeps the paths whose real path (every symbolic link
+// resolved) lies inside a library folder, or inside videoDir when no
+// folders are known: a link in the library pointing elsewhere on the disk
+// (/etc/passwd.srt) is never served. Folders are compared as written
+// first; only a path outside all of them resolves the folders' own links
+// (there may be thousands of folders).
+func (s *Service) insideRoots(paths []string, videoDir string) []string {
+	roots := []string{videoDir}
+	if s.roots != nil {
+		roots = roots[:0]
+		for _, r := range s.roots() {
+			roots = append(roots, filepath.Clean(r.Path))
+		}
+	}
+	var real []string // resolved roots, made on first need
+	out := paths[:0]
+	for _, p := range paths {
+		rp, err := s.files.RealPath(p)
+		if err != nil {
+			continue
+		}
+		inside := func(root string) bool { return within(root, rp) }
+		if !slices.ContainsFunc(roots, inside) {
+			if real == nil {
+				real = s.realPaths(roots)
+			}
+			if !slices.ContainsFunc(real, inside) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// realPaths resolves the links of each path, leaving out those that fail.
+func (s *Service) realPaths(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if rp, err := s.files.RealPath(p); err == nil {
+			out = append(out, rp)
+		}
+	}
+	return out
+}
+
+// within reports whether path is root or lies below it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func isSubtitle(name string) bool {

@@ -62,3 +62,41 @@ func TestToWebVTT(t *testing.T) {
 	assert.Equal(t, "WEBVTT\n\n1\nП\n\n", string(catalog.ToWebVTT(utf16)))
 	assert.Equal(t, "WEBVTT\n\n\n", string(catalog.ToWebVTT(nil)))
 }
+
+// TestSubtitleLinkLeavingTheRootsIsNotServed puts real symbolic links
+// beside a video: one to a subtitle elsewhere in the library is served,
+// one to a file outside every library folder is neither listed nor read.
+func TestSubtitleLinkLeavingTheRootsIsNotServed(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, "secret.srt"), []byte("1\n00:00:01,000 --> 00:00:02,000\nsecret\n"))
+	dir := filepath.Join(root, "Heat (1995)")
+	video := filepath.Join(dir, "Heat.1995.mkv")
+	write(t, video, []byte("v"))
+	write(t, filepath.Join(root, "shared", "heat.srt"), []byte("1\n00:00:01,000 --> 00:00:02,000\nin the library\n"))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.srt"), filepath.Join(dir, "Heat.1995.en.srt")))
+	require.NoError(t, os.Symlink(filepath.Join(root, "shared", "heat.srt"), filepath.Join(dir, "Heat.1995.ru.srt")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "Subs")))
+
+	for name, roots := range map[string]func() []domain.Root{
+		"library roots":  func() []domain.Root { return []domain.Root{{Path: root, Disk: "Disk"}} },
+		"no roots known": nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnvWith(t, catalog.Options{Roots: roots})
+			id := e.add(rec{path: video, title: "Heat", typ: "movie"})[video]
+			subs, err := e.svc.Subtitles(context.Background(), id)
+			require.NoError(t, err)
+			if name == "no roots known" {
+				assert.Empty(t, subs, "without roots a link must stay in the video's folder")
+				return
+			}
+			require.Len(t, subs, 1, "%+v", subs)
+			assert.Equal(t, "ru", subs[0].Language)
+			vtt, err := e.svc.SubtitleVTT(context.Background(), id, 0)
+			require.NoError(t, err)
+			assert.Contains(t, string(vtt), "in the library")
+			_, err = e.svc.SubtitleVTT(context.Background(), id, 1)
+			assert.ErrorIs(t, err, domain.ErrSubtitleMissing)
+		})
+	}
+}

@@ -1,0 +1,181 @@
+package http
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"mediateka/domain"
+	"mediateka/usecase/catalog"
+)
+
+// flushEvery is how many entries a streamed answer writes between
+// flushes; a client that left makes the flush fail and ends the walk.
+const flushEvery = 256
+
+// optionalInt reads a whole-number query parameter that may be absent
+// (nil).
+func optionalInt(c *fiber.Ctx, name string) (*int, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return nil, domain.ErrInvalid("invalid query parameter", map[string]string{name: "must be a whole number"})
+	}
+	return &n, nil
+}
+
+// mediaFiles answers the file list as one JSON array streamed entry by
+// entry, so the whole library passes at flat memory; X-Total-Count is the
+// number of entries the filters select, whatever the page. Without limit
+// the whole selection is streamed; limit=0 is an empty page with the count.
+func (s *Server) mediaFiles(c *fiber.Ctx) error {
+	q := catalog.FilesQuery{Type: c.Query("type"), Category: c.Query("category"), Disk: c.Query("disk"), Text: c.Query("q")}
+	limit, err := optionalInt(c, "limit")
+	if err != nil {
+		return err
+	}
+	offset, err := optionalInt(c, "offset")
+	if err != nil {
+		return err
+	}
+	q.Limit = limit
+	if offset != nil {
+		q.Offset = *offset
+	}
+	list, err := s.deps.Catalog.Files(c.UserContext(), q)
+	if err != nil {
+		return err
+	}
+	c.Set("X-Total-Count", strconv.FormatInt(list.Total, 10))
+	s.streamJSON(c, func(ctx context.Context, w *bufio.Writer) error {
+		return writeArray(w, func(item func(domain.Media) error) error { return list.Each(ctx, item) })
+	})
+	return nil
+}
+
+type categoryDTO struct {
+	Name    string `json:"name"`
+	TitleRu string `json:"title_ru"`
+	TitleEn string `json:"title_en"`
+	Count   int    `json:"count"`
+}
+
+// mediaByCategory answers {"categories", "movies", "series"} streamed
+// shelf by shelf, with the bytes json.Marshal gives for the whole object
+// (keys in order, shelves by slug), so no answer is ever held in memory
+// and a client that stops reading pins one page of entries.
+func (s *Server) mediaByCategory(c *fiber.Ctx) error {
+	sh, err := s.deps.Catalog.ByCategory(c.UserContext(), c.Query("category"))
+	if err != nil {
+		return err
+	}
+	cats := make([]categoryDTO, 0, len(sh.Categories))
+	for _, k := range sh.Categories {
+		cats = append(cats, categoryDTO{Name: k.Slug, TitleRu: k.NameRu, TitleEn: k.NameEn, Count: k.Count})
+	}
+	head, err := json.Marshal(cats)
+	if err != nil {
+		return err
+	}
+	s.streamJSON(c, func(ctx context.Context, w *bufio.Writer) error {
+		_, _ = w.WriteString(`{"categories":`)
+		_, _ = w.Write(head)
+		for _, sec := range []struct{ key, typ string }{{"movies", domain.MediaMovie}, {"series", domain.MediaSeries}} {
+			_, _ = w.WriteString(`,"` + sec.key + `":`)
+			if err := writeShelves(ctx, w, sh, sec.typ); err != nil {
+				return err
+			}
+		}
+		_, err := w.WriteString("}")
+		return err
+	})
+	return nil
+}
+
+// writeShelves writes {"<shelf>": [entry, …], …} for one media type.
+func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, mediaType string) error {
+	_, _ = w.WriteString("{")
+	open, n := "", 0
+	err := sh.Each(ctx, mediaType, func(shelf string, m domain.Media) error {
+		switch {
+		case shelf != open && open != "":
+			_, _ = w.WriteString("],")
+			fallthrough
+		case shelf != open:
+			key, _ := json.Marshal(shelf)
+			_, _ = w.Write(key)
+			_, _ = w.WriteString(":[")
+			open = shelf
+		default:
+			_ = w.WriteByte(',')
+		}
+		return writeEntry(w, m, &n)
+	})
+	if err != nil {
+		return err
+	}
+	if open != "" {
+		_, _ = w.WriteString("]")
+	}
+	_, err = w.WriteString("}")
+	return err
+}
+
+// writeArray writes the entries walk yields as a JSON array.
+func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error) error {
+	_ = w.WriteByte('[')
+	n := 0
+	err := walk(func(m domain.Media) error {
+		if n > 0 {
+			_ = w.WriteByte(',')
+		}
+		return writeEntry(w, m, &n)
+	})
+	if err != nil {
+		return err
+	}
+	return w.WriteByte(']')
+}
+
+// writeEntry writes one entry's JSON (straight from the entry, not
+// through an Encoder, which would check and copy it once more) and flushes
+// every flushEvery entries (counted in *n).
+func writeEntry(w *bufio.Writer, m domain.Media, n *int) error {
+	raw, err := toMediaDTO(m).appendJSON(w.AvailableBuffer())
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	if *n++; *n%flushEvery == 0 {
+		return w.Flush()
+	}
+	return nil
+}
+
+// streamJSON answers with a JSON body that write produces after the
+// handler returns (fasthttp runs it as the response is sent). Its context
+// ends when the server shuts down; the body is flushed at the end.
+func (s *Server) streamJSON(c *fiber.Ctx, write func(ctx context.Context, w *bufio.Writer) error) {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	log, rid, path := s.log, ensureRequestID(c), strings.Clone(c.Path())
+	ctx, cancel := context.WithCancel(s.opt.Shutdown)
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer cancel()
+		err := write(ctx, w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			log.Warn("streamed answer ended early", "request_id", rid, "path", path, "err", err.Error())
+		}
+	})
+}

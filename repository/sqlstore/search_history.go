@@ -1,0 +1,50 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"mediateka/domain"
+)
+
+// PruneSearches keeps search_history bounded: rows written before cutoff
+// go, then the oldest rows beyond the newest keep. Both deletes walk the
+// table in id (that is, writing) order, oldest first.
+func (r *Media) PruneSearches(ctx context.Context, keep int, cutoff time.Time) error {
+	_, err := r.inTx(ctx, func(w *batchWriter) error {
+		ctx := detached(ctx)
+		if _, err := w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE timestamp < ?`, cutoff.UTC()); err != nil {
+			return fmt.Errorf("prune search history by age: %w", err)
+		}
+		_, err := w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE id <=
+			(SELECT id FROM search_history ORDER BY id DESC LIMIT 1 OFFSET ?)`, keep)
+		if err != nil {
+			return fmt.Errorf("prune search history by size: %w", err)
+		}
+		return nil
+	})
+	return err
+}
+
+// Searches returns the search history, oldest first.
+func (r *Media) Searches(ctx context.Context) ([]domain.SearchRecord, error) {
+	db, err := r.readDB()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT query, coalesce(results_count, 0), timestamp FROM search_history ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("read search history: %w", err)
+	}
+	defer rows.Close()
+	var out []domain.SearchRecord
+	for rows.Next() {
+		var rec domain.SearchRecord
+		if err := rows.Scan(&rec.Query, &rec.ResultsCount, &rec.At); err != nil {
+			return nil, fmt.Errorf("read search history: %w", err)
+		}
+		out = append(out, rec)
+	}
+	return out, rows.Err()
+}

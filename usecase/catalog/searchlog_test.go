@@ -1,0 +1,50 @@
+package catalog_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/usecase/catalog"
+)
+
+// TestSearchHistoryStaysBounded searches more often than the cap allows,
+// after older searches have aged out: the table keeps the newest rows only.
+func TestSearchHistoryStaysBounded(t *testing.T) {
+	var clock atomic.Int64
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	clock.Store(start.UnixNano())
+	e := newEnvWith(t, catalog.Options{SearchHistoryRows: 5, SearchHistoryAge: 90 * 24 * time.Hour,
+		Now: func() time.Time { return time.Unix(0, clock.Load()) }})
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie"})
+	ctx := context.Background()
+	queries := func() []string {
+		recs, err := e.media.Searches(ctx)
+		require.NoError(t, err)
+		var out []string
+		for _, r := range recs {
+			out = append(out, r.Query)
+		}
+		return out
+	}
+
+	for i := range 3 {
+		_, _ = e.svc.ByTitle(ctx, fmt.Sprintf("old %d", i), "")
+	}
+	require.Eventually(t, func() bool { return len(queries()) == 3 }, 5*time.Second, 5*time.Millisecond)
+
+	clock.Store(start.Add(91 * 24 * time.Hour).UnixNano())
+	_, _ = e.svc.ByTitle(ctx, "new 0", "")
+	require.Eventually(t, func() bool { return len(queries()) == 1 }, 5*time.Second, 5*time.Millisecond,
+		"rows older than the age bound are pruned")
+	for i := 1; i < 12; i++ {
+		_, _ = e.svc.ByTitle(ctx, fmt.Sprintf("new %d", i), "")
+	}
+	e.svc.Close()
+	assert.Equal(t, []string{"new 7", "new 8", "new 9", "new 10", "new 11"}, queries(), "the newest rows, at most the cap")
+}
