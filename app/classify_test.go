@@ -300,12 +300,22 @@ func TestClassifyModelFailuresLeaveEntriesAlone(t *testing.T) {
 	assert.EqualValues(t, 2, st["indexed"])
 }
 
+// TestClassifyAfterScanWhenEnabled also checks that New starts nothing: a
+// scan finished before Run started the subscriber classifies nothing.
 func TestClassifyAfterScanWhenEnabled(t *testing.T) {
 	la, fake := classifyApp(t, map[string]string{"MEDIATEKA_AI__CLASSIFY_AFTER_SCAN": "true"})
 	fake.SetReply(matrixAnswer)
 	la.put(t, map[string]string{"Фильмы/The.Matrix.1999.mkv": "m"})
 	la.scan(t)
 	id := la.idOf(t, "Фильмы/The.Matrix.1999.mkv")
+	time.Sleep(300 * time.Millisecond)
+	_, st := la.do(t, "GET", "/api/media-admin/classify/status", la.admin, nil)
+	assert.Equal(t, "idle", st["state"], "no classification before Run")
+	assert.Empty(t, fake.Requests(), "the model was not asked before Run")
+
+	_, stop := runOnLoopback(t, la.testApp)
+	defer func() { require.NoError(t, stop()) }()
+	la.scan(t)
 	require.Eventually(t, func() bool { return la.entry(t, id)["title_ru"] == "Матрица" }, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, "completed", la.waitClassify(t)["state"])
 }
