@@ -175,44 +175,52 @@ func (l *lifecycle) close() {
 // server down and becomes Run's error. Stop calls halt (nil: none), cancels
 // work's context and waits for work to return.
 func (l *lifecycle) background(name string, work, halt func(ctx context.Context) error) component {
-	var (
-		mu     sync.Mutex
-		cancel context.CancelFunc
-		done   chan struct{}
-	)
-	start := func(ctx context.Context) error {
-		l.mu.Lock()
-		g := l.group
-		l.mu.Unlock()
-		if g == nil {
-			return errors.New("background work starts only inside run")
-		}
-		wctx, c := context.WithCancel(ctx)
-		mu.Lock()
-		cancel, done = c, make(chan struct{})
-		finished := done
-		mu.Unlock()
-		g.Go(func() error { defer close(finished); return work(wctx) })
-		return nil
+	b := &backgroundWork{life: l, work: work, halt: halt}
+	return component{Name: name, Start: b.start, Stop: b.stop}
+}
+
+// backgroundWork is the state of one background component.
+type backgroundWork struct {
+	life       *lifecycle
+	work, halt func(ctx context.Context) error
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func (b *backgroundWork) start(ctx context.Context) error {
+	b.life.mu.Lock()
+	g := b.life.group
+	b.life.mu.Unlock()
+	if g == nil {
+		return errors.New("background work starts only inside run")
 	}
-	stop := func(ctx context.Context) error {
-		mu.Lock()
-		c, finished := cancel, done
-		mu.Unlock()
-		if c == nil {
-			return nil // never started
-		}
-		var err error
-		if halt != nil {
-			err = halt(ctx)
-		}
-		c()
-		select {
-		case <-finished:
-			return err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	b.mu.Lock()
+	b.cancel, b.done = cancel, done
+	b.mu.Unlock()
+	g.Go(func() error { defer close(done); return b.work(wctx) })
+	return nil
+}
+
+func (b *backgroundWork) stop(ctx context.Context) error {
+	b.mu.Lock()
+	cancel, done := b.cancel, b.done
+	b.mu.Unlock()
+	if cancel == nil {
+		return nil // never started
 	}
-	return component{Name: name, Start: start, Stop: stop}
+	var err error
+	if b.halt != nil {
+		err = b.halt(ctx)
+	}
+	cancel()
+	select {
+	case <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
