@@ -360,6 +360,6 @@ func TestShutdownCancelsAClassification(t *testing.T) {
 	require.Eventually(t, func() bool { return len(fake.Requests()) > 0 }, 5*time.Second, 5*time.Millisecond)
 	la.Close()
 	st := la.lib.classify.Status()
-	assert.Equal(t, "cancelled", st.State)
+	assert.EqualValues(t, "cancelled", st.State)
 	assert.Less(t, st.Classified, 2, "the job stopped instead of finishing the list")
 }

@@ -9,7 +9,7 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/aimodel/gemini"
-	"mediateka/repository/aimodel/offline"
+	"mediateka/usecase/offline"
 	"mediateka/repository/aimodel/openai"
 	"mediateka/repository/ffprobe"
 	"mediateka/repository/sqlstore"

@@ -60,13 +60,13 @@ func classifyAfterScans(ctx context.Context, bus *event.Bus, sub *event.Subscrip
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-sub.C():
+		case m, ok := <-sub.C():
 			if !ok {
 				// Fell behind the bus: listen again.
 				sub = bus.Subscribe(16)
 				continue
 			}
-			if ev.Name != domain.EventScanCompleted || ev.Data["state"] != "completed" {
+			if scan, ok := m.Event.(domain.ScanCompleted); !ok || scan.State != domain.JobCompleted {
 				continue
 			}
 			err := svc.Start(ctx, nil)

@@ -1,9 +1,6 @@
 package domain
 
-import (
-	"io"
-	"time"
-)
+import "io"
 
 // Root is one library folder of search_dirs.json. Disk is the name shown as
 // media.disk_name for everything found under it.
@@ -77,20 +74,3 @@ var (
 	ErrFileMissing     = NewError(KindNotFound, "file_missing", "the video file of this entry is not on disk")
 	ErrSubtitleMissing = NewError(KindNotFound, "subtitle_not_found", "no such subtitle track")
 )
-
-// Names of the events the library publishes on /api/events.
-const (
-	EventScanStarted    = "scan_started"
-	EventScanProgress   = "scan_progress"
-	EventScanCompleted  = "scan_completed"
-	EventAuditCompleted = "audit_completed"
-)
-
-// Event is one notification for live listeners (the admin panel, the
-// Telegram bot). Data holds the event's own fields; they are flat JSON
-// values so a listener can show them without knowing the event.
-type Event struct {
-	Name string
-	At   time.Time
-	Data map[string]any
-}

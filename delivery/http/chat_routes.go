@@ -71,7 +71,7 @@ func (s *Server) chat(c *fiber.Ctx) error {
 		return err
 	}
 	u, _ := CurrentUser(c)
-	req := chat.Request{UserID: u.ID, Message: body.Message, History: make([]domain.ChatTurn, len(body.History))}
+	req := chat.Request{Caller: domain.CallerOf(u), Message: body.Message, History: make([]domain.ChatTurn, len(body.History))}
 	for i, t := range body.History {
 		req.History[i] = domain.ChatTurn{Role: t.Role, Text: t.Text}
 	}

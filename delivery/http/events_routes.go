@@ -53,7 +53,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 				if !ok {
 					return
 				}
-				if writeEvent(w, ev.Name, ev.At, ev.Data) != nil {
+				if writeEvent(w, ev) != nil {
 					return
 				}
 			case <-tick.C:
@@ -66,14 +66,27 @@ func (s *Server) events(c *fiber.Ctx) error {
 	return nil
 }
 
-func writeEvent(w *bufio.Writer, name string, at time.Time, data map[string]any) error {
-	body := make(map[string]any, len(data)+2)
-	for k, v := range data {
-		body[k] = v
-	}
-	body["event"], body["at"] = name, at.UTC().Format(time.RFC3339Nano)
-	raw, err := json.Marshal(body)
+// writeEvent writes one message as "event: <name>" and a data line with
+// the event's fields plus "event" and "at". The fields go through a map so
+// the keys come out sorted, as they always have: the wire format stays the
+// same whatever order a struct declares its fields in.
+func writeEvent(w *bufio.Writer, m event.Message) error {
+	raw, err := json.Marshal(m.Event)
 	if err != nil {
+		return err
+	}
+	body := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return err
+	}
+	name := m.Event.EventName()
+	if body["event"], err = json.Marshal(name); err != nil {
+		return err
+	}
+	if body["at"], err = json.Marshal(m.At.UTC().Format(time.RFC3339Nano)); err != nil {
+		return err
+	}
+	if raw, err = json.Marshal(body); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, raw); err != nil {

@@ -13,7 +13,8 @@ import (
 // Library is what the /api/media-admin routes need from the library.
 type Library interface {
 	StartScan(req library.ScanRequest) (string, error)
-	CancelScan() error
+	// CancelScan answers the id of the scan it cancelled.
+	CancelScan() (string, error)
 	ScanStatus() library.Status
 	Roots() []library.RootStatus
 	Audit(ctx context.Context) (library.AuditReport, error)
@@ -54,8 +55,8 @@ func (s *Server) scanStart(c *fiber.Ctx) error {
 }
 
 func (s *Server) scanCancel(c *fiber.Ctx) error {
-	id := s.deps.Library.ScanStatus().ScanID
-	if err := s.deps.Library.CancelScan(); err != nil {
+	id, err := s.deps.Library.CancelScan()
+	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"status": "cancelling", "scan_id": id})

@@ -2,19 +2,24 @@ package medialayer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+
+	"mediateka/domain"
 )
 
-// apply changes the preferences as c asks, saves them and describes the
-// result. A size out of range changes nothing and says why.
-func (p *Plugin) apply(ctx context.Context, l lang, c change) (string, error) {
-	t := texts[l]
+// apply changes the caller's preferences as c asks, saves them and
+// describes the result. A size out of range changes nothing and says why;
+// a caller without an account keeps nothing.
+func (p *Plugin) apply(ctx context.Context, t phrases, c change) (string, error) {
 	if c.badSize != nil {
 		return fmt.Sprintf(t.badSize, *c.badSize, MinSize, MaxSize), nil
 	}
-	p.mu.Lock()
-	next := p.prefs
+	caller, _ := domain.CallerFrom(ctx)
+	key := keyFor(caller)
+	if key == "" {
+		return t.noAccount, nil
+	}
+	next := p.Preferences(ctx)
 	if c.enabled != nil {
 		next.Enabled = *c.enabled
 	}
@@ -25,17 +30,13 @@ func (p *Plugin) apply(ctx context.Context, l lang, c change) (string, error) {
 	if c.color != nil {
 		next.Color = *c.color
 	}
-	p.mu.Unlock()
 	if err := next.Validate(); err != nil {
 		return "", fmt.Errorf("media_layer: %w", err) // the parser let a bad value through
 	}
-	saved, err := p.save(ctx, next)
+	saved, err := p.save(ctx, key, next)
 	if err != nil {
 		return "", err
 	}
-	p.mu.Lock()
-	p.prefs = next
-	p.mu.Unlock()
 	answer := t.done + " " + t.describe(next)
 	if !saved {
 		answer += " " + t.notSaved
@@ -43,33 +44,20 @@ func (p *Plugin) apply(ctx context.Context, l lang, c change) (string, error) {
 	return answer, nil
 }
 
-// save stores the preferences; saved is false when no settings store is
-// wired, in which case the change lasts until the server restarts.
-func (p *Plugin) save(ctx context.Context, s Subtitles) (saved bool, err error) {
-	if p.d.Settings == nil {
-		return false, nil
+// reset forgets the caller's saved preferences: a user's fall back to the
+// administrator's, the administrator's to config.json.
+func (p *Plugin) reset(ctx context.Context, t phrases) (string, error) {
+	caller, _ := domain.CallerFrom(ctx)
+	key := keyFor(caller)
+	if key == "" {
+		return t.noAccount, nil
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return false, err
+	if err := p.forget(ctx, key); err != nil {
+		return "", err
 	}
-	if _, err := p.d.Settings.Set(ctx, SettingKey, string(raw)); err != nil {
-		return false, fmt.Errorf("media_layer: save subtitle preferences: %w", err)
+	done := t.resetDone
+	if key != SettingKey {
+		done = t.resetUser
 	}
-	return true, nil
-}
-
-// reset forgets the saved preferences, so config.json applies again.
-func (p *Plugin) reset(ctx context.Context, l lang) (string, error) {
-	if p.d.Settings != nil {
-		if err := p.d.Settings.Delete(ctx, SettingKey); err != nil {
-			return "", fmt.Errorf("media_layer: forget subtitle preferences: %w", err)
-		}
-	}
-	p.mu.Lock()
-	p.prefs = p.config
-	now := p.prefs
-	p.mu.Unlock()
-	t := texts[l]
-	return t.resetDone + " " + t.describe(now), nil
+	return done + " " + t.describe(p.Preferences(ctx)), nil
 }

@@ -1,22 +1,23 @@
 // Package medialayer is the media_layer plugin: it owns the subtitle
 // preferences (on/off, size, colour) and answers questions about them and
 // about the audio and subtitle tracks of catalogue entries, in Russian and
-// English. Its config.json gives the starting preferences; changes made by
-// chat commands are saved in the settings table (key
-// "media_layer.subtitles") and win over config.json until "reset subtitles"
-// removes them.
+// English. Its config.json gives the starting preferences. Preferences are
+// per user: an administrator's chat commands change everyone's default
+// (settings key "media_layer.subtitles", winning over config.json), a
+// user's change only that user's own (key "media_layer.subtitles.user.<id>",
+// winning over the default); "reset subtitles" removes the caller's own.
 package medialayer
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
 	"sync"
 
 	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // Name is the plugin's registry name.
@@ -87,7 +88,9 @@ type Plugin struct {
 
 	mu     sync.Mutex
 	config Subtitles // from config.json
-	prefs  Subtitles // in effect: saved by a command, else config
+	// unsaved holds the preferences by setting key when no settings store
+	// is wired; they last until the server restarts.
+	unsaved map[string]Subtitles
 }
 
 // New returns the plugin with the default preferences until Configure.
@@ -96,7 +99,7 @@ func New(d Deps) *Plugin {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	def := Subtitles{Size: DefaultSize, Color: DefaultColor}
-	return &Plugin{d: d, config: def, prefs: def}
+	return &Plugin{d: d, config: def, unsaved: map[string]Subtitles{}}
 }
 
 // Name implements domain.Plugin.
@@ -137,32 +140,27 @@ func (p *Plugin) Configure(raw json.RawMessage) error {
 		return err
 	}
 	p.mu.Lock()
-	p.config, p.prefs = s, s
+	p.config = s
 	p.mu.Unlock()
 	return nil
 }
 
-// Setup loads the preferences saved by earlier commands. A saved value that
+// Setup checks that the saved preferences can be read. A saved value that
 // no longer validates is ignored (logged), so config.json applies.
 func (p *Plugin) Setup(ctx context.Context) (bool, error) {
 	if p.d.Settings == nil {
 		return true, nil
 	}
 	st, err := p.d.Settings.Get(ctx, SettingKey)
-	if domain.IsKind(err, domain.KindNotFound) {
+	switch {
+	case domain.IsKind(err, domain.KindNotFound):
 		return true, nil
-	}
-	if err != nil {
+	case err != nil:
 		return false, fmt.Errorf("read saved subtitle preferences: %w", err)
 	}
-	var saved Subtitles
-	if err := errors.Join(json.Unmarshal([]byte(st.Value), &saved), saved.Validate()); err != nil {
+	if _, err := decode(st.Value); err != nil {
 		p.d.Logger.WarnContext(ctx, "media_layer: ignoring saved subtitle preferences", "err", err)
-		return true, nil
 	}
-	p.mu.Lock()
-	p.prefs = saved
-	p.mu.Unlock()
 	return true, nil
 }
 
@@ -175,30 +173,23 @@ func (p *Plugin) Stop(context.Context) error { return nil }
 // Teardown implements domain.Plugin.
 func (p *Plugin) Teardown(context.Context) error { return nil }
 
-// Preferences returns the subtitle preferences in effect.
-func (p *Plugin) Preferences() Subtitles {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.prefs
-}
-
 // Handle answers subtitle commands and questions and track questions; any
 // other message passes ("").
 func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	m := parseMessage(message)
-	if m.tracks != nil {
-		return p.tracks(ctx, m.lang, *m.tracks), nil
-	}
-	if !m.aboutSubtitles {
+	if m.tracks == nil && !m.aboutSubtitles {
 		return "", nil
 	}
+	t := textsIn(textmatch.AnswerLang(ctx, message))
 	switch {
+	case m.tracks != nil:
+		return p.tracks(ctx, t, *m.tracks), nil
 	case m.reset:
-		return p.reset(ctx, m.lang)
+		return p.reset(ctx, t)
 	case m.change.any():
-		return p.apply(ctx, m.lang, m.change)
+		return p.apply(ctx, t, m.change)
 	case m.question:
-		return texts[m.lang].describe(p.Preferences()), nil
+		return t.describe(p.Preferences(ctx)), nil
 	}
 	return "", nil
 }

@@ -3,13 +3,11 @@ package medialayer_test
 import (
 	"context"
 	"encoding/json"
-	"mediateka/repository/exectest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,8 +15,12 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/plugins/medialayer"
+	"mediateka/repository/exectest"
 	"mediateka/repository/ffprobe"
+	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
+	"mediateka/usecase/catalog"
+	"mediateka/usecase/textmatch"
 )
 
 func openStore(t *testing.T) *sqlstore.Store {
@@ -29,27 +31,30 @@ func openStore(t *testing.T) *sqlstore.Store {
 	return s
 }
 
-// sqlCatalog searches the real media table with LIKE; Cyrillic terms are
-// also tried capitalised, since SQLite folds only ASCII case. The media
-// catalogue use case will provide the real search.
-type sqlCatalog struct{ s *sqlstore.Store }
+// Callers of the chat: the administrator, whose changes are everyone's
+// default, and two users with preferences of their own.
+var (
+	admin = domain.WithCaller(context.Background(), domain.Caller{UserID: 1, Role: domain.RoleAdmin, Admin: true})
+	alice = domain.WithCaller(context.Background(), domain.Caller{UserID: 2, Role: domain.RoleUser})
+	bob   = domain.WithCaller(context.Background(), domain.Caller{UserID: 3, Role: domain.RoleUser})
+)
 
-func (c sqlCatalog) SearchTitles(ctx context.Context, q string, limit int) ([]domain.Media, error) {
-	r := []rune(q)
-	capital := string(unicode.ToUpper(r[0])) + string(r[1:])
-	var rows []struct {
-		ID                                         int64
-		Path, Title, TitleRu, TitleOrig, MediaType string
-		Year                                       *int
-	}
-	err := c.s.R.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
-		coalesce(title_orig,'') title_orig, media_type, year FROM media
-		WHERE title LIKE ? OR title_orig LIKE ? OR title LIKE ? LIMIT ?`, "%"+q+"%", "%"+q+"%", "%"+capital+"%", limit).Scan(&rows).Error
-	out := make([]domain.Media, len(rows))
-	for i, x := range rows {
-		out[i] = domain.Media{ID: x.ID, Path: x.Path, Title: x.Title, TitleRu: x.TitleRu, TitleOrig: x.TitleOrig, MediaType: x.MediaType, Year: x.Year}
-	}
-	return out, err
+// newCatalog is the real catalogue service over store, holding the film at
+// file as Матрица (1999) and the series Тьма.
+func newCatalog(t *testing.T, store *sqlstore.Store, file string) *catalog.Service {
+	t.Helper()
+	media := sqlstore.NewMedia(store, textmatch.Normalize)
+	y1999, y2017 := 1999, 2017
+	_, err := media.ApplyScan(context.Background(), []domain.MediaChange{
+		{Media: domain.Media{DiskName: "d", Path: file, Title: "Матрица", TitleOrig: "The Matrix", Year: &y1999,
+			MediaType: domain.MediaMovie, Status: domain.StatusOK, Size: 1, ModTime: time.Unix(1, 0)}},
+		{Media: domain.Media{DiskName: "d", Path: "/series/Dark", Title: "Тьма", TitleOrig: "Dark", Year: &y2017,
+			MediaType: domain.MediaSeries, Status: domain.StatusOK}},
+	})
+	require.NoError(t, err)
+	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{})
+	t.Cleanup(svc.Close)
+	return svc
 }
 
 func newPlugin(t *testing.T, d medialayer.Deps, config string) *medialayer.Plugin {
@@ -62,9 +67,9 @@ func newPlugin(t *testing.T, d medialayer.Deps, config string) *medialayer.Plugi
 	return p
 }
 
-func say(t *testing.T, p *medialayer.Plugin, msg string) string {
+func say(t *testing.T, ctx context.Context, p *medialayer.Plugin, msg string) string {
 	t.Helper()
-	out, err := p.Handle(context.Background(), msg)
+	out, err := p.Handle(ctx, msg)
 	require.NoError(t, err)
 	return out
 }
@@ -78,9 +83,9 @@ func TestConfigIsValidatedAndInvalidMeansNotLoaded(t *testing.T) {
 	}
 	p := medialayer.New(medialayer.Deps{})
 	require.NoError(t, p.Configure(json.RawMessage(`{}`)))
-	assert.Equal(t, medialayer.Subtitles{Size: 24, Color: "#ffffff"}, p.Preferences())
+	assert.Equal(t, medialayer.Subtitles{Size: 24, Color: "#ffffff"}, p.Preferences(admin))
 	require.NoError(t, p.Configure(json.RawMessage(`{"subtitles": {"enabled": true, "size": 72, "color": "#00FF00"}}`)))
-	assert.Equal(t, medialayer.Subtitles{Enabled: true, Size: 72, Color: "#00FF00"}, p.Preferences())
+	assert.Equal(t, medialayer.Subtitles{Enabled: true, Size: 72, Color: "#00FF00"}, p.Preferences(admin))
 
 	// Through the manager: the reason shows in the plugin's status.
 	dir := t.TempDir()
@@ -99,16 +104,16 @@ func TestSubtitleCommandsAreAppliedAndSaved(t *testing.T) {
 	settings := sqlstore.NewSettings(store)
 	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30, "color": "#ffffff"}}`)
 
-	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, p, "Включи субтитры"))
-	assert.Equal(t, "Done. Subtitles are on, size 24, colour #ffffff.", say(t, p, "subtitles size 24"))
-	assert.Equal(t, "Субтитры включены, размер 24, цвет #ffffff.", say(t, p, "какие настройки субтитров?"))
-	assert.Contains(t, say(t, p, "размер субтитров 100"), "должен быть от 8 до 72")
-	assert.Equal(t, 24, p.Preferences().Size, "an out-of-range size changes nothing")
-	assert.Contains(t, say(t, p, "сделай цвет субтитров жёлтым"), "цвет #ffff00")
-	assert.Contains(t, say(t, p, "subtitles colour #FFCC00"), "colour #ffcc00")
-	assert.Contains(t, say(t, p, "субтитры крупнее"), "размер 28")
-	assert.Contains(t, say(t, p, "turn off subtitles"), "Subtitles are off")
-	assert.Contains(t, say(t, p, "выключи субтитры"), "Субтитры выключены")
+	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, admin, p, "Включи субтитры"))
+	assert.Equal(t, "Done. Subtitles are on, size 24, colour #ffffff.", say(t, admin, p, "subtitles size 24"))
+	assert.Equal(t, "Субтитры включены, размер 24, цвет #ffffff.", say(t, admin, p, "какие настройки субтитров?"))
+	assert.Contains(t, say(t, admin, p, "размер субтитров 100"), "должен быть от 8 до 72")
+	assert.Equal(t, 24, p.Preferences(admin).Size, "an out-of-range size changes nothing")
+	assert.Contains(t, say(t, admin, p, "сделай цвет субтитров жёлтым"), "цвет #ffff00")
+	assert.Contains(t, say(t, admin, p, "subtitles colour #FFCC00"), "colour #ffcc00")
+	assert.Contains(t, say(t, admin, p, "субтитры крупнее"), "размер 28")
+	assert.Contains(t, say(t, admin, p, "turn off subtitles"), "Subtitles are off")
+	assert.Contains(t, say(t, admin, p, "выключи субтитры"), "Субтитры выключены")
 
 	saved, err := settings.Get(context.Background(), medialayer.SettingKey)
 	require.NoError(t, err)
@@ -116,8 +121,8 @@ func TestSubtitleCommandsAreAppliedAndSaved(t *testing.T) {
 
 	// A restart: config.json says size 30, the saved preferences win.
 	p2 := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30}}`)
-	assert.Equal(t, medialayer.Subtitles{Size: 28, Color: "#ffcc00"}, p2.Preferences())
-	assert.Contains(t, say(t, p2, "reset subtitles"), "size 30")
+	assert.Equal(t, medialayer.Subtitles{Size: 28, Color: "#ffcc00"}, p2.Preferences(admin))
+	assert.Contains(t, say(t, admin, p2, "reset subtitles"), "size 30")
 	_, err = settings.Get(context.Background(), medialayer.SettingKey)
 	assert.True(t, domain.IsKind(err, domain.KindNotFound), "reset forgets the saved preferences")
 }
@@ -125,58 +130,50 @@ func TestSubtitleCommandsAreAppliedAndSaved(t *testing.T) {
 func TestOtherMessagesPass(t *testing.T) {
 	p := newPlugin(t, medialayer.Deps{}, `{}`)
 	for _, msg := range []string{"привет", "найди фильм с субтитрами", "включи Матрицу", "do I have The Matrix", "what is on tonight"} {
-		assert.Empty(t, say(t, p, msg), msg)
+		assert.Empty(t, say(t, admin, p, msg), msg)
 	}
 }
 
-// makeMKV builds a small Matroska file with a Russian 5.1 dub (default), an
-// English stereo track and English subtitles, using the real ffmpeg.
-func makeMKV(t *testing.T) string {
+// matrixVideo is a small Matroska file with a Russian 5.1 dub (default),
+// an English stereo track and English subtitles.
+func matrixVideo(t *testing.T) string {
 	t.Helper()
-	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
-	dir := t.TempDir()
-	srt := filepath.Join(dir, "en.srt")
-	require.NoError(t, os.WriteFile(srt, []byte("1\n00:00:00,000 --> 00:00:01,000\nHello\n"), 0o644))
-	out := filepath.Join(dir, "Matrix.1999.mkv")
-	raw, err := exec.Command("ffmpeg", "-v", "error", "-y",
-		"-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=10",
-		"-f", "lavfi", "-i", "sine=duration=1", "-f", "lavfi", "-i", "sine=frequency=880:duration=1", "-i", srt,
-		"-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-		"-c:v", "libx264", "-c:a:0", "ac3", "-ac:a:0", "6", "-c:a:1", "aac", "-ac:a:1", "2", "-c:s", "srt",
-		"-metadata:s:a:0", "language=rus", "-metadata:s:a:0", "title=Дубляж", "-metadata:s:a:1", "language=eng",
-		"-metadata:s:s:0", "language=eng", "-disposition:a:0", "default", "-disposition:a:1", "0", "-shortest", out).CombinedOutput()
-	require.NoError(t, err, string(raw))
-	return out
+	exectest.Require(t, "ffmpeg", "ffprobe")
+	return exectest.MakeVideo(t, exectest.Video{Name: "Matrix.1999.mkv",
+		Audio: []exectest.Track{
+			{Language: "rus", Title: "Дубляж", Codec: "ac3", Channels: 6, Default: true},
+			{Language: "eng", Codec: "aac", Channels: 2},
+		},
+		Subtitles: []exectest.Track{{Language: "eng"}},
+	})
 }
 
 func TestAudioTracksOfACatalogueTitle(t *testing.T) {
-	file := makeMKV(t)
-	store := openStore(t)
-	require.NoError(t, store.W.Exec(`INSERT INTO media (disk_name, path, title, title_orig, year, media_type) VALUES
-		('d', ?, 'Матрица', 'The Matrix', 1999, 'movie'), ('d', '/series/Dark', 'Тьма', 'Dark', 2017, 'series')`, file).Error)
+	file := matrixVideo(t)
+	cat := newCatalog(t, openStore(t), file)
 	prober, err := ffprobe.New("", 0)
 	require.NoError(t, err)
-	p := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{store}, Prober: prober}, `{}`)
+	p := newPlugin(t, medialayer.Deps{Catalog: cat, Prober: prober}, `{}`)
 
 	assert.Equal(t, "Звуковые дорожки «Матрица (1999)» (2):\n"+
 		"1. русский — «Дубляж», ac3, каналов: 6, по умолчанию\n"+
-		"2. английский, aac, каналов: 2", say(t, p, "Какие звуковые дорожки у Матрицы?"))
+		"2. английский, aac, каналов: 2", say(t, admin, p, "Какие звуковые дорожки у Матрицы?"))
 	assert.Equal(t, "Audio tracks of “Матрица (1999)” (2):\n"+
 		"1. Russian — «Дубляж», ac3, 6 channels, default\n"+
-		"2. English, aac, 2 channels", say(t, p, "What audio tracks does The Matrix have?"))
-	assert.Equal(t, "Встроенные субтитры «Матрица (1999)» (1):\n1. английский, subrip", say(t, p, "какие субтитры есть у фильма Матрица"))
-	assert.Equal(t, "«титаника» в каталоге не нашлось.", say(t, p, "какие звуковые дорожки у Титаника"))
-	assert.Contains(t, say(t, p, "audio tracks of Dark"), "is a series or a season")
+		"2. English, aac, 2 channels", say(t, admin, p, "What audio tracks does The Matrix have?"))
+	assert.Equal(t, "Встроенные субтитры «Матрица (1999)» (1):\n1. английский, subrip", say(t, admin, p, "какие субтитры есть у фильма Матрица"))
+	assert.Equal(t, "«титаника» в каталоге не нашлось.", say(t, admin, p, "какие звуковые дорожки у Титаника"))
+	assert.Contains(t, say(t, admin, p, "audio tracks of Dark"), "is a series or a season")
 
-	noProbe := newPlugin(t, medialayer.Deps{Catalog: sqlCatalog{store}}, `{}`)
-	assert.Contains(t, say(t, noProbe, "какие звуковые дорожки у Матрицы"), "нужен ffprobe (пакет ffmpeg)")
+	noProbe := newPlugin(t, medialayer.Deps{Catalog: cat}, `{}`)
+	assert.Contains(t, say(t, admin, noProbe, "какие звуковые дорожки у Матрицы"), "нужен ffprobe (пакет ffmpeg)")
 }
 
 func TestTracksWithoutACatalogueSaySo(t *testing.T) {
 	p := newPlugin(t, medialayer.Deps{}, `{}`)
-	out := say(t, p, "какие звуковые дорожки у Матрицы")
+	out := say(t, admin, p, "какие звуковые дорожки у Матрицы")
 	assert.True(t, strings.HasPrefix(out, "Каталог медиатеки пока не подключён"), out)
-	assert.Contains(t, say(t, p, "audio tracks of The Matrix"), "catalogue is not available")
+	assert.Contains(t, say(t, admin, p, "audio tracks of The Matrix"), "catalogue is not available")
 }
 
 func TestOnOffPhrases(t *testing.T) {
@@ -190,9 +187,9 @@ func TestOnOffPhrases(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := newPlugin(t, medialayer.Deps{}, `{"subtitles": {"enabled": `+map[bool]string{true: "false", false: "true"}[c.on]+`}}`)
-		out := say(t, p, c.msg)
+		out := say(t, admin, p, c.msg)
 		assert.NotEmpty(t, out, c.msg)
-		assert.Equal(t, c.on, p.Preferences().Enabled, c.msg)
+		assert.Equal(t, c.on, p.Preferences(admin).Enabled, c.msg)
 		assert.Contains(t, out, "(", "without a settings store the answer says the change is not saved: %s", c.msg)
 	}
 }
@@ -201,8 +198,53 @@ func TestTrackQuestionsAreRecognised(t *testing.T) {
 	p := newPlugin(t, medialayer.Deps{}, `{}`)
 	for _, q := range []string{"какие звуковые дорожки у Матрицы", "аудиодорожки в фильме Брат", "what audio tracks does The Matrix have",
 		"какие субтитры есть у фильма Матрица", "which subtitles are in Dark", "audio tracks of The Matrix", "какие озвучки есть у Тьмы"} {
-		out := say(t, p, q)
+		out := say(t, admin, p, q)
 		assert.True(t, strings.Contains(out, "Каталог медиатеки пока не подключён") || strings.Contains(out, "catalogue is not available"), "%q → %q", q, out)
 	}
-	assert.Contains(t, say(t, p, "включи субтитры в Матрице"), "Субтитры включены", "a command, not a track question")
+	assert.Contains(t, say(t, admin, p, "включи субтитры в Матрице"), "Субтитры включены", "a command, not a track question")
+}
+
+func TestPreferencesArePerUserWithTheAdminsAsTheDefault(t *testing.T) {
+	settings := sqlstore.NewSettings(openStore(t))
+	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30}}`)
+
+	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, admin, p, "Включи субтитры"))
+	assert.True(t, p.Preferences(bob).Enabled, "the admin's change is every user's default")
+
+	assert.Equal(t, "Done. Subtitles are on, size 40, colour #ffffff.", say(t, alice, p, "subtitles size 40"))
+	assert.Equal(t, 40, p.Preferences(alice).Size)
+	assert.Equal(t, 30, p.Preferences(bob).Size, "a user's change affects only that user")
+	assert.Equal(t, 30, p.Preferences(admin).Size)
+	assert.Equal(t, "Subtitles are on, size 30, colour #ffffff.", say(t, bob, p, "what are my subtitle settings?"))
+
+	saved, err := settings.Get(context.Background(), medialayer.UserSettingPrefix+"2")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"enabled": true, "size": 40, "color": "#ffffff"}`, saved.Value)
+	global, err := settings.Get(context.Background(), medialayer.SettingKey)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"enabled": true, "size": 30, "color": "#ffffff"}`, global.Value)
+
+	say(t, admin, p, "subtitles colour #ffff00")
+	assert.Equal(t, "#ffff00", p.Preferences(bob).Color, "bob has none of his own: the admin's apply")
+	assert.Equal(t, "#ffffff", p.Preferences(alice).Color, "alice's own stay as she saved them")
+
+	// A restart keeps both.
+	p2 := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30}}`)
+	assert.Equal(t, medialayer.Subtitles{Enabled: true, Size: 40, Color: "#ffffff"}, p2.Preferences(alice))
+	assert.Equal(t, "Your subtitle preferences are back to the library's defaults. Subtitles are on, size 30, colour #ffff00.",
+		say(t, alice, p2, "reset subtitles"))
+	_, err = settings.Get(context.Background(), medialayer.UserSettingPrefix+"2")
+	assert.True(t, domain.IsKind(err, domain.KindNotFound), "reset forgets the user's own")
+	assert.Equal(t, "#ffff00", p2.Preferences(admin).Color, "a user's reset leaves the default alone")
+}
+
+func TestWithoutACallerNothingIsKept(t *testing.T) {
+	settings := sqlstore.NewSettings(openStore(t))
+	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{}`)
+	noCaller := context.Background()
+	assert.Equal(t, "Я не знаю, чей это аккаунт, поэтому не могу сохранить настройки субтитров: войдите в медиатеку.",
+		say(t, noCaller, p, "включи субтитры"))
+	assert.Contains(t, say(t, noCaller, p, "reset subtitles"), "cannot keep subtitle preferences")
+	assert.False(t, p.Preferences(admin).Enabled)
+	assert.Equal(t, "Subtitles are off, size 24, colour #ffffff.", say(t, noCaller, p, "subtitle settings?"), "the defaults can still be read")
 }

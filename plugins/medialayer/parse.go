@@ -7,14 +7,7 @@ import (
 	"unicode"
 
 	"mediateka/domain"
-)
-
-// lang is the language of a message and of its answer.
-type lang int
-
-const (
-	english lang = iota
-	russian
+	"mediateka/usecase/textmatch"
 )
 
 // change is what a subtitle command asks for; nil fields stay as they are.
@@ -38,7 +31,6 @@ type trackQuestion struct {
 
 // message is what the plugin understood of a chat message.
 type message struct {
-	lang           lang
 	aboutSubtitles bool
 	question       bool
 	reset          bool
@@ -90,12 +82,9 @@ var topicWords = []string{"субтитр", "subtitle", "subs", "дорожк", 
 
 func parseMessage(raw string) message {
 	text := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(raw)), "ё", "е")
-	m := message{lang: english}
+	var m message
 	if !containsAny(text, topicWords) {
 		return m
-	}
-	if hasCyrillic(text) {
-		m.lang = russian
 	}
 	if q := parseTracks(text); q != nil {
 		m.tracks = q
@@ -202,36 +191,17 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-func hasCyrillic(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// russianEndings are case endings tried off a Russian title ("Матрицы" →
-// "Матриц") when the exact words find nothing.
-var russianEndings = []string{"ами", "ями", "ого", "ому", "ой", "ей", "ом", "ем", "ах", "ях", "а", "я", "у", "ю", "ы", "и", "е"}
-
 // titleVariants lists the searches for a title: as written, then with the
-// last word's Russian case ending trimmed.
+// last word's Russian case ending trimmed ("матрицы" → "матриц").
 func titleVariants(title string) []string {
-	out := []string{title}
 	words := strings.Fields(title)
 	if len(words) == 0 {
-		return out
+		return []string{title}
 	}
 	last := words[len(words)-1]
-	if len([]rune(last)) < 5 || !hasCyrillic(last) {
-		return out
+	if s := textmatch.Stem(last); s != last {
+		words[len(words)-1] = s
+		return []string{title, strings.Join(words, " ")}
 	}
-	for _, e := range russianEndings {
-		if strings.HasSuffix(last, e) {
-			words[len(words)-1] = strings.TrimSuffix(last, e)
-			return append(out, strings.Join(words, " "))
-		}
-	}
-	return out
+	return []string{title}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // phrases are the plugin's sentences in one language.
@@ -12,6 +13,8 @@ type phrases struct {
 	state        func(Subtitles) string
 	done         string
 	resetDone    string
+	resetUser    string
+	noAccount    string
 	notSaved     string
 	badSize      string // %d given, %d min, %d max
 	noCatalog    string // %s title
@@ -28,8 +31,9 @@ type phrases struct {
 	dflt         string
 }
 
-var texts = map[lang]phrases{
-	russian: {
+// russianText and englishText are the plugin's two languages.
+var (
+	russianText = phrases{
 		state: func(s Subtitles) string {
 			on := "выключены"
 			if s.Enabled {
@@ -39,6 +43,8 @@ var texts = map[lang]phrases{
 		},
 		done:         "Готово.",
 		resetDone:    "Настройки субтитров сброшены к заданным в конфигурации.",
+		resetUser:    "Ваши настройки субтитров сброшены к общим настройкам медиатеки.",
+		noAccount:    "Я не знаю, чей это аккаунт, поэтому не могу сохранить настройки субтитров: войдите в медиатеку.",
 		notSaved:     "(Настройки не сохранены: хранилище не подключено, после перезапуска они вернутся.)",
 		badSize:      "Размер субтитров %d не подходит: он должен быть от %d до %d.",
 		noCatalog:    "Каталог медиатеки пока не подключён, поэтому я не могу найти «%s» и посмотреть его дорожки.",
@@ -53,8 +59,8 @@ var texts = map[lang]phrases{
 		languages:    map[string]string{"rus": "русский", "ru": "русский", "eng": "английский", "en": "английский", "ukr": "украинский", "uk": "украинский", "jpn": "японский", "ja": "японский", "ger": "немецкий", "deu": "немецкий", "fre": "французский", "fra": "французский", "spa": "испанский", "ita": "итальянский"},
 		channels:     func(n int) string { return fmt.Sprintf("каналов: %d", n) },
 		dflt:         "по умолчанию",
-	},
-	english: {
+	}
+	englishText = phrases{
 		state: func(s Subtitles) string {
 			on := "off"
 			if s.Enabled {
@@ -64,6 +70,8 @@ var texts = map[lang]phrases{
 		},
 		done:         "Done.",
 		resetDone:    "Subtitle preferences are back to the configured ones.",
+		resetUser:    "Your subtitle preferences are back to the library's defaults.",
+		noAccount:    "I do not know whose account this is, so I cannot keep subtitle preferences: sign in to the library.",
 		notSaved:     "(Not saved: no settings store is connected, so this lasts until the server restarts.)",
 		badSize:      "Subtitle size %d will not do: it must be between %d and %d.",
 		noCatalog:    "The media catalogue is not available yet, so I cannot find “%s” to look at its tracks.",
@@ -78,8 +86,11 @@ var texts = map[lang]phrases{
 		languages:    map[string]string{"rus": "Russian", "ru": "Russian", "eng": "English", "en": "English", "ukr": "Ukrainian", "uk": "Ukrainian", "jpn": "Japanese", "ja": "Japanese", "ger": "German", "deu": "German", "fre": "French", "fra": "French", "spa": "Spanish", "ita": "Italian"},
 		channels:     func(n int) string { return fmt.Sprintf("%d channels", n) },
 		dflt:         "default",
-	},
-}
+	}
+)
+
+// textsIn returns the sentences of lang (English unless "ru").
+func textsIn(lang string) phrases { return textmatch.Pick(lang, russianText, englishText) }
 
 func (p phrases) describe(s Subtitles) string { return p.state(s) }
 

@@ -16,8 +16,7 @@ const searchLimit = 5
 // it finds the title in the catalogue, reads the file with ffprobe and
 // lists the tracks. Each missing piece (no catalogue, no such title, no
 // ffprobe, an unreadable file) is said plainly.
-func (p *Plugin) tracks(ctx context.Context, l lang, q trackQuestion) string {
-	t := texts[l]
+func (p *Plugin) tracks(ctx context.Context, t phrases, q trackQuestion) string {
 	if p.d.Catalog == nil {
 		return fmt.Sprintf(t.noCatalog, q.title)
 	}

@@ -15,7 +15,13 @@ const (
 	intentDuplicates
 	intentAudit
 	intentCount
+	intentClassify
 )
+
+// adminOnly reports whether the intent does what only an admin endpoint
+// does (scan, audit, duplicates, classify); counting is open to everyone,
+// as the catalogue is.
+func (i intent) adminOnly() bool { return i != intentCount && i != intentNone }
 
 // detect reads what a (normalised, split) message asks. It is strict on
 // purpose: a message it does not clearly understand goes on to the other
@@ -41,6 +47,8 @@ func detect(words []string) intent {
 		return intentDuplicates
 	case has("аудит", "audit") || (has("провер", "check") && whole):
 		return intentAudit
+	case has("классифиц", "classif") && (object || len(words) <= 3):
+		return intentClassify
 	case (has("сколько") || phrase(words, "how", "many")) && len(countKinds(words)) > 0:
 		return intentCount
 	}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"unicode"
 
 	"mediateka/domain"
 	"mediateka/usecase/library"
@@ -62,70 +61,94 @@ func (p *Plugin) Stop(context.Context) error { return nil }
 func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers a library question, or returns "" to pass the message on.
+// Scans, audits, duplicate reports and classification are what the admin
+// endpoints do, so a caller who is not an administrator (or a context with
+// no caller at all) gets a short refusal in the message's language and
+// nothing starts.
 func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
-	ru := hasCyrillic(message)
 	words := strings.Fields(textmatch.Normalize(message))
-	switch detect(words) {
-	case intentScan:
-		return p.scan(ru), nil
-	case intentDuplicates:
-		return p.duplicates(ctx, ru)
-	case intentAudit:
-		return p.audit(ctx, ru)
-	case intentCount:
-		return p.count(ctx, words, ru)
+	in := detect(words)
+	if in == intentNone {
+		return "", nil
 	}
-	return "", nil
+	lang := textmatch.AnswerLang(ctx, message)
+	if caller, _ := domain.CallerFrom(ctx); in.adminOnly() && !caller.Admin {
+		return refusal.In(lang), nil
+	}
+	switch in {
+	case intentScan:
+		return p.scan(lang), nil
+	case intentDuplicates:
+		return p.duplicates(ctx, lang)
+	case intentAudit:
+		return p.audit(ctx, lang)
+	case intentClassify:
+		return classifyHint.In(lang), nil
+	}
+	return p.count(ctx, words, lang)
 }
 
-func (p *Plugin) scan(ru bool) string {
+// refusal answers a user who asks for an administrator's action.
+var refusal = textmatch.Phrase{
+	RU: "Это может сделать только администратор медиатеки.",
+	EN: "Only an administrator of the library can do that.",
+}
+
+// classifyHint answers an administrator's request to classify: the job
+// needs the AI model and runs from the admin API, not from the chat.
+var classifyHint = textmatch.Phrase{
+	RU: "Классификацию запускает администратор через POST /api/media-admin/classify: она заполняет недостающие данные с помощью AI-модели.",
+	EN: "Classification is started through POST /api/media-admin/classify: it fills missing metadata with the AI model.",
+}
+
+func (p *Plugin) scan(lang string) string {
 	_, err := p.lib.StartScan(library.ScanRequest{})
 	switch {
 	case err == nil:
-		return say(ru, "Сканирование библиотеки запущено. Я сообщу, когда оно закончится, — или загляните в панель администратора.",
+		return say(lang, "Сканирование библиотеки запущено. Я сообщу, когда оно закончится, — или загляните в панель администратора.",
 			"The library scan has started. Its progress shows in the admin panel.")
 	case errors.Is(err, domain.ErrScanRunning):
-		return say(ru, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
+		return say(lang, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
 	case errors.Is(err, domain.ErrNoRoots):
-		return say(ru, "Папки библиотеки не настроены: добавьте их в search_dirs.json.",
+		return say(lang, "Папки библиотеки не настроены: добавьте их в search_dirs.json.",
 			"No library folders are configured: add them to search_dirs.json.")
 	}
 	p.log.Warn("media_organizer could not start a scan", "err", err.Error())
-	return say(ru, "Не получилось запустить сканирование: "+err.Error(), "Could not start the scan: "+err.Error())
+	return say(lang, "Не получилось запустить сканирование: "+err.Error(), "Could not start the scan: "+err.Error())
 }
 
-func (p *Plugin) duplicates(ctx context.Context, ru bool) (string, error) {
+func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 	groups, err := p.lib.Duplicates(ctx)
 	if err != nil {
 		return "", fmt.Errorf("find duplicates: %w", err)
 	}
 	if len(groups) == 0 {
-		return say(ru, "Дубликатов не найдено.", "No duplicates found."), nil
+		return say(lang, "Дубликатов не найдено.", "No duplicates found."), nil
 	}
 	var b strings.Builder
-	if ru {
+	if lang == domain.LangRussian {
 		fmt.Fprintf(&b, "Найдено %d %s дубликатов:", len(groups), plural(len(groups), "группа", "группы", "групп"))
 	} else {
 		fmt.Fprintf(&b, "Found %d duplicate %s:", len(groups), pluralEn(len(groups), "group", "groups"))
 	}
 	for i, g := range groups {
 		if i == 5 {
-			b.WriteString(say(ru, "\n…и другие.", "\n…and more."))
+			b.WriteString(say(lang, "\n…и другие.", "\n…and more."))
 			break
 		}
 		fmt.Fprintf(&b, "\n• %s — %d %s (%s)", titleOf(g.Entries[0]), len(g.Entries),
-			say(ru, plural(len(g.Entries), "копия", "копии", "копий"), pluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, ru))
+			say(lang, plural(len(g.Entries), "копия", "копии", "копий"), pluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, lang))
 	}
 	return b.String(), nil
 }
 
-func (p *Plugin) audit(ctx context.Context, ru bool) (string, error) {
+func (p *Plugin) audit(ctx context.Context, lang string) (string, error) {
 	rep, err := p.lib.Audit(ctx)
 	if err != nil {
 		return "", fmt.Errorf("audit the library: %w", err)
 	}
 	s := rep.Summary
-	if ru {
+	if lang == domain.LangRussian {
 		return fmt.Sprintf("Аудит завершён: проверено записей — %d, проблем — %d. Нет файла: %d; файлов нет в каталоге: %d; "+
 			"дубликатов: %d; без названия или года: %d; потерянных записей: %d.", rep.Checked, rep.Total,
 			s[library.IssueMissingFile], s[library.IssueUnregisteredFile], s[library.IssueDuplicate],
@@ -137,35 +160,23 @@ func (p *Plugin) audit(ctx context.Context, ru bool) (string, error) {
 		s[library.IssueIncompleteMetadata], s[library.IssueOrphan]), nil
 }
 
-func (p *Plugin) count(ctx context.Context, words []string, ru bool) (string, error) {
+func (p *Plugin) count(ctx context.Context, words []string, lang string) (string, error) {
 	st, err := p.lib.Stats(ctx)
 	if err != nil {
 		return "", fmt.Errorf("count the library: %w", err)
 	}
 	var parts []string
 	for _, k := range countKinds(words) {
-		parts = append(parts, countPhrase(k, st, ru))
+		parts = append(parts, countPhrase(k, st, lang == domain.LangRussian))
 	}
-	if ru {
+	if lang == domain.LangRussian {
 		return "В библиотеке " + strings.Join(parts, ", ") + ".", nil
 	}
 	return "The library has " + strings.Join(parts, ", ") + ".", nil
 }
 
-func say(ru bool, russian, english string) string {
-	if ru {
-		return russian
-	}
-	return english
-}
-
-func hasCyrillic(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return true
-		}
-	}
-	return false
+func say(lang, russian, english string) string {
+	return textmatch.Phrase{RU: russian, EN: english}.In(lang)
 }
 
 func titleOf(m domain.Media) string {
@@ -181,9 +192,9 @@ func titleOf(m domain.Media) string {
 	return t
 }
 
-func reason(r string, ru bool) string {
+func reason(r string, lang string) string {
 	if r == library.DuplicateSameContent {
-		return say(ru, "одинаковое содержимое", "same content")
+		return say(lang, "одинаковое содержимое", "same content")
 	}
-	return say(ru, "одинаковые название и год", "same title and year")
+	return say(lang, "одинаковые название и год", "same title and year")
 }

@@ -18,6 +18,12 @@ import (
 	"mediateka/usecase/textmatch"
 )
 
+// adminCtx and userCtx carry the caller the chat passes with a message.
+var (
+	adminCtx = domain.WithCaller(context.Background(), domain.Caller{UserID: 1, Role: domain.RoleAdmin, Admin: true})
+	userCtx  = domain.WithCaller(context.Background(), domain.Caller{UserID: 2, Role: domain.RoleUser})
+)
+
 // gatedFS holds folder reads while closed is false, so a scan stays
 // running as long as a test needs.
 type gatedFS struct {
@@ -75,24 +81,24 @@ func TestAnswersWithRealNumbers(t *testing.T) {
 		"how many series":                       "The library has 1 series.",
 		"How many episodes and seasons?":        "The library has 3 episodes, 2 seasons.",
 	} {
-		got, err := p.Handle(context.Background(), msg)
+		got, err := p.Handle(adminCtx, msg)
 		require.NoError(t, err, msg)
 		assert.Equal(t, want, got, msg)
 	}
 
-	got, err := p.Handle(context.Background(), "Найди дубликаты")
+	got, err := p.Handle(adminCtx, "Найди дубликаты")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Найдено 2 группы дубликатов", "by title and by content")
 	assert.Contains(t, got, "«Heat» (1995) — 2 копии")
-	got, err = p.Handle(context.Background(), "any duplicates?")
+	got, err = p.Handle(adminCtx, "any duplicates?")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Found 2 duplicate groups")
 
-	got, err = p.Handle(context.Background(), "audit")
+	got, err = p.Handle(adminCtx, "audit")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Audit done: 9 records checked, 3 issues")
 	assert.Contains(t, got, "duplicates: 2; without a title or year: 1")
-	got, err = p.Handle(context.Background(), "Проверь библиотеку")
+	got, err = p.Handle(adminCtx, "Проверь библиотеку")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Аудит завершён: проверено записей — 9, проблем — 3")
 }
@@ -100,11 +106,11 @@ func TestAnswersWithRealNumbers(t *testing.T) {
 func TestStartsScansAndSaysWhenOneRuns(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv")
 	p := New(nil, lib, nil)
-	got, err := p.Handle(context.Background(), "Запусти сканирование")
+	got, err := p.Handle(adminCtx, "Запусти сканирование")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Сканирование библиотеки запущено")
 	require.Eventually(t, func() bool { return lib.ScanStatus().State == library.StateCompleted }, 5*time.Second, 5*time.Millisecond)
-	got, err = p.Handle(context.Background(), "Scan the library")
+	got, err = p.Handle(adminCtx, "Scan the library")
 	require.NoError(t, err)
 	assert.Contains(t, got, "The library scan has started")
 	require.Eventually(t, func() bool { return lib.ScanStatus().State == library.StateCompleted }, 5*time.Second, 5*time.Millisecond)
@@ -123,15 +129,15 @@ func TestScanAlreadyRunning(t *testing.T) {
 	defer lib.Close()
 	defer close(gate)
 	p := New(nil, lib, nil)
-	first, err := p.Handle(context.Background(), "scan the library")
+	first, err := p.Handle(adminCtx, "scan the library")
 	require.NoError(t, err)
 	assert.Contains(t, first, "has started")
-	second, err := p.Handle(context.Background(), "сканирование библиотеки")
+	second, err := p.Handle(adminCtx, "сканирование библиотеки")
 	require.NoError(t, err)
 	assert.Equal(t, "Сканирование уже идёт — дождитесь, пока оно закончится.", second)
 
 	noRoots := New(nil, library.New(sqlstore.NewMedia(store, textmatch.Normalize), localfs.FS{}, library.Options{}), nil)
-	got, err := noRoots.Handle(context.Background(), "scan")
+	got, err := noRoots.Handle(adminCtx, "scan")
 	require.NoError(t, err)
 	assert.Contains(t, got, "search_dirs.json")
 }
@@ -142,7 +148,7 @@ func TestOtherMessagesPass(t *testing.T) {
 	for _, msg := range []string{"привет", "What's the weather like?", "Отсканируй этот документ, пожалуйста",
 		"Посоветуй фильм с хорошим дублированным переводом", "Check whether The Matrix is worth watching",
 		"scan this QR code for me please", "", "   "} {
-		got, err := p.Handle(context.Background(), msg)
+		got, err := p.Handle(adminCtx, msg)
 		require.NoError(t, err, msg)
 		assert.Empty(t, got, msg)
 	}
@@ -160,4 +166,43 @@ func TestRussianPlurals(t *testing.T) {
 		12: "фильмов", 21: "фильм", 22: "фильма", 111: "фильмов", 101: "фильм"} {
 		assert.Equal(t, want, plural(n, "фильм", "фильма", "фильмов"), n)
 	}
+}
+
+func TestAdminActionsAreRefusedToUsersAndChangeNothing(t *testing.T) {
+	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv", "Фильмы/Copy/Heat (1995).avi")
+	before := lib.ScanStatus()
+	p := New(nil, lib, nil)
+	noCaller := context.Background() // a programming error: treated as the least-privileged user
+	for _, ctx := range []context.Context{userCtx, noCaller} {
+		for msg, want := range map[string]string{
+			"Просканируй библиотеку":   "Это может сделать только администратор медиатеки.",
+			"scan the library":         "Only an administrator of the library can do that.",
+			"Проведи аудит библиотеки": "Это может сделать только администратор медиатеки.",
+			"audit":                "Only an administrator of the library can do that.",
+			"Найди дубликаты":      "Это может сделать только администратор медиатеки.",
+			"classify the library": "Only an administrator of the library can do that.",
+			"классифицируй фильмы": "Это может сделать только администратор медиатеки.",
+		} {
+			got, err := p.Handle(ctx, msg)
+			require.NoError(t, err, msg)
+			assert.Equal(t, want, got, msg)
+		}
+	}
+	assert.Equal(t, before, lib.ScanStatus(), "no scan started")
+
+	got, err := p.Handle(userCtx, "сколько фильмов?")
+	require.NoError(t, err)
+	assert.Equal(t, "В библиотеке 2 фильма.", got, "counting is open to users, as the catalogue is")
+	got, err = p.Handle(adminCtx, "classify the library")
+	require.NoError(t, err)
+	assert.Contains(t, got, "POST /api/media-admin/classify")
+}
+
+func TestAnswersInTheCallersLanguage(t *testing.T) {
+	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv")
+	p := New(nil, lib, nil)
+	ru := domain.WithCaller(context.Background(), domain.Caller{UserID: 2, Lang: domain.LangRussian})
+	got, err := p.Handle(ru, "scan")
+	require.NoError(t, err)
+	assert.Equal(t, "Это может сделать только администратор медиатеки.", got, "the chat settled the language (the account's): Russian")
 }

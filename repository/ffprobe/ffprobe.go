@@ -22,13 +22,21 @@ import (
 // file that takes longer sits on a dead disk or share.
 const DefaultTimeout = 15 * time.Second
 
+// MaxConcurrent is how many ffprobe processes one Prober runs at once.
+// Each question about a title's tracks starts one; forty people asking at
+// once must not start forty processes on a small server, so the rest wait
+// for a slot (or for their context to end).
+const MaxConcurrent = 2
+
 // ErrNotInstalled is returned by New when ffprobe is not on the PATH.
 var ErrNotInstalled = errors.New("ffprobe is not installed (Debian package ffmpeg)")
 
-// Prober runs ffprobe. It is safe for concurrent use.
+// Prober runs ffprobe, at most MaxConcurrent at a time. It is safe for
+// concurrent use.
 type Prober struct {
 	bin     string
 	timeout time.Duration
+	slots   chan struct{}
 }
 
 // New finds ffprobe (bin, or "ffprobe" on the PATH when bin is empty).
@@ -43,7 +51,7 @@ func New(bin string, timeout time.Duration) (*Prober, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Prober{bin: path, timeout: timeout}, nil
+	return &Prober{bin: path, timeout: timeout, slots: make(chan struct{}, MaxConcurrent)}, nil
 }
 
 // probeOutput is the part of `ffprobe -print_format json -show_streams`
@@ -60,7 +68,15 @@ type probeOutput struct {
 }
 
 // Streams lists the streams of the file at path, in container order.
+// It waits for a free slot first; a context that ends while waiting ends
+// the call without running anything.
 func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream, error) {
+	select {
+	case p.slots <- struct{}{}:
+		defer func() { <-p.slots }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("ffprobe %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
+	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	if !filepath.IsAbs(path) {

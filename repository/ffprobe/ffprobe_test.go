@@ -2,47 +2,39 @@ package ffprobe_test
 
 import (
 	"context"
-	"mediateka/repository/exectest"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"mediateka/domain"
+	"mediateka/repository/exectest"
 	"mediateka/repository/ffprobe"
 )
 
-// makeMKV builds a two-second Matroska file with one video stream, a
+// matrixVideo is a two-second Matroska file with one video stream, a
 // Russian 5.1 dub marked default, an English stereo track and English
-// subtitles, using the real ffmpeg.
-func makeMKV(t *testing.T) string {
+// subtitles.
+func matrixVideo(t *testing.T) string {
 	t.Helper()
-	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
-	dir := t.TempDir()
-	srt := filepath.Join(dir, "en.srt")
-	require.NoError(t, os.WriteFile(srt, []byte("1\n00:00:00,000 --> 00:00:01,000\nHello\n"), 0o644))
-	out := filepath.Join(dir, "Матрица (1999).mkv")
-	cmd := exec.Command("ffmpeg", "-v", "error", "-y",
-		"-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=10",
-		"-f", "lavfi", "-i", "sine=frequency=440:duration=2",
-		"-f", "lavfi", "-i", "sine=frequency=880:duration=2",
-		"-i", srt,
-		"-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-		"-c:v", "libx264", "-c:a:0", "ac3", "-ac:a:0", "6", "-c:a:1", "aac", "-ac:a:1", "2", "-c:s", "srt",
-		"-metadata:s:a:0", "language=rus", "-metadata:s:a:0", "title=Дубляж",
-		"-metadata:s:a:1", "language=eng", "-metadata:s:s:0", "language=eng",
-		"-disposition:a:0", "default", "-disposition:a:1", "0",
-		"-shortest", out)
-	raw, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(raw))
-	return out
+	exectest.Require(t, "ffmpeg", "ffprobe")
+	return exectest.MakeVideo(t, exectest.Video{Name: "Матрица (1999).mkv", Seconds: 2,
+		Audio: []exectest.Track{
+			{Language: "rus", Title: "Дубляж", Codec: "ac3", Channels: 6, Default: true},
+			{Language: "eng", Codec: "aac", Channels: 2},
+		},
+		Subtitles: []exectest.Track{{Language: "eng"}},
+	})
 }
 
 func TestStreamsOfARealFile(t *testing.T) {
-	file := makeMKV(t)
+	file := matrixVideo(t)
 	p, err := ffprobe.New("", 0)
 	require.NoError(t, err)
 	streams, err := p.Streams(context.Background(), file)
@@ -67,4 +59,93 @@ func TestErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(notMedia, []byte("just text"), 0o644))
 	_, err = p.Streams(context.Background(), notMedia)
 	assert.Error(t, err)
+}
+
+// countingFFprobe writes a wrapper around the real ffprobe that records how
+// many copies of itself run at the moment it starts, then waits until the
+// test creates the release file, so that every call the prober lets through
+// is running at once.
+func countingFFprobe(t *testing.T) (bin, dir string) {
+	t.Helper()
+	real := exectest.Require(t, "ffmpeg", "ffprobe")[0]
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "ffprobe-counting")
+	script := `#!/bin/sh
+d='` + dir + `'
+touch "$d/run.$$"
+ls "$d" | grep -c '^run\.' >> "$d/counts"
+while [ ! -e "$d/release" ]; do sleep 0.01; done
+'` + real + `' "$@"
+status=$?
+rm -f "$d/run.$$"
+exit $status
+`
+	require.NoError(t, os.WriteFile(bin, []byte(script), 0o755))
+	return bin, dir
+}
+
+func TestAtMostTwoProbesRunAtOnce(t *testing.T) {
+	file := matrixVideo(t)
+	bin, dir := countingFFprobe(t)
+	p, err := ffprobe.New(bin, 0)
+	require.NoError(t, err)
+
+	const asks = 16
+	errs := make(chan error, asks)
+	for range asks {
+		go func() {
+			streams, err := p.Streams(context.Background(), file)
+			if err == nil && len(streams) != 4 {
+				err = fmt.Errorf("got %d streams", len(streams))
+			}
+			errs <- err
+		}()
+	}
+	counts := func() []string {
+		raw, _ := os.ReadFile(filepath.Join(dir, "counts"))
+		return strings.Fields(string(raw))
+	}
+	// Hold the first runs until two have started: without the bound all
+	// forty would be waiting here together.
+	require.Eventually(t, func() bool { return len(counts()) >= 2 }, 10*time.Second, 5*time.Millisecond)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "release"), nil, 0o644))
+	for range asks {
+		require.NoError(t, <-errs)
+	}
+	got := counts()
+	require.Len(t, got, asks, "every question ran ffprobe once")
+	most := 0
+	for _, c := range got {
+		n, err := strconv.Atoi(c)
+		require.NoError(t, err)
+		most = max(most, n)
+	}
+	assert.LessOrEqual(t, most, ffprobe.MaxConcurrent, "concurrent ffprobe processes")
+	assert.Equal(t, 2, ffprobe.MaxConcurrent)
+}
+
+func TestWaitingForASlotEndsWithTheContext(t *testing.T) {
+	file := matrixVideo(t)
+	bin, dir := countingFFprobe(t)
+	p, err := ffprobe.New(bin, 0)
+	require.NoError(t, err)
+	done := make(chan error, ffprobe.MaxConcurrent)
+	for range ffprobe.MaxConcurrent {
+		go func() { _, err := p.Streams(context.Background(), file); done <- err }()
+	}
+	require.Eventually(t, func() bool {
+		raw, _ := os.ReadFile(filepath.Join(dir, "counts"))
+		return len(strings.Fields(string(raw))) == ffprobe.MaxConcurrent
+	}, 10*time.Second, 5*time.Millisecond)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = p.Streams(ctx, file)
+	assert.ErrorIs(t, err, context.Canceled, "every slot is taken: the cancelled call gives up without running")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "release"), nil, 0o644))
+	for range ffprobe.MaxConcurrent {
+		require.NoError(t, <-done)
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "counts"))
+	assert.Len(t, strings.Fields(string(raw)), ffprobe.MaxConcurrent, "the cancelled call never started ffprobe")
 }

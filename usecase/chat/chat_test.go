@@ -68,7 +68,7 @@ func TestHistoryReachesTheModelInOrder(t *testing.T) {
 		{Role: "user", Text: "уже видел"},
 		{Role: "assistant", Text: "Тогда «Кин-дза-дза!»"},
 	}
-	ans, err := e.svc.Ask(context.Background(), chat.Request{UserID: e.userID, Message: "  а ещё?  ", History: history})
+	ans, err := e.svc.Ask(context.Background(), chat.Request{Caller: domain.Caller{UserID: e.userID}, Message: "  а ещё?  ", History: history})
 	require.NoError(t, err)
 	assert.Equal(t, chat.Answer{Text: aifake.DefaultReply, HandledBy: "model", Model: "gemini/gemini-2.5-flash"}, ans)
 	got := e.fake.Last()
@@ -141,12 +141,12 @@ func TestPluginAnswerWinsAndIsRecordedWithoutText(t *testing.T) {
 	})
 	e := newEnv(t, chain, chat.Options{})
 	ctx := context.Background()
-	ans, err := e.svc.Ask(ctx, chat.Request{UserID: e.userID, Message: "включи субтитры"})
+	ans, err := e.svc.Ask(ctx, chat.Request{Caller: domain.Caller{UserID: e.userID}, Message: "включи субтитры"})
 	require.NoError(t, err)
 	assert.Equal(t, chat.Answer{Text: "Субтитры включены.", HandledBy: "media_layer"}, ans)
 	assert.Empty(t, e.fake.Requests(), "the model is not asked when a plugin answers")
 
-	_, err = e.svc.Ask(ctx, chat.Request{UserID: e.userID, Message: "секретный вопрос", History: []domain.ChatTurn{{Role: "user", Text: "a"}}})
+	_, err = e.svc.Ask(ctx, chat.Request{Caller: domain.Caller{UserID: e.userID}, Message: "секретный вопрос", History: []domain.ChatTurn{{Role: "user", Text: "a"}}})
 	require.NoError(t, err)
 	rows, err := e.activity.ForUser(ctx, e.userID, 10)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestPluginAnswerWinsAndIsRecordedWithoutText(t *testing.T) {
 func TestModelFailureIs503WithoutTheKey(t *testing.T) {
 	e := newEnv(t, passAll, chat.Options{})
 	e.fake.FailAll(500)
-	_, err := e.svc.Ask(context.Background(), chat.Request{UserID: e.userID, Message: "hi"})
+	_, err := e.svc.Ask(context.Background(), chat.Request{Caller: domain.Caller{UserID: e.userID}, Message: "hi"})
 	var de *domain.Error
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, domain.KindUnavailable, de.Kind)
@@ -235,4 +235,40 @@ func TestStreamEvents(t *testing.T) {
 	for _, ev := range events {
 		assert.False(t, ev.Done, "no done event after a failure")
 	}
+}
+
+// The caller reaches every plugin through the context, with the answer
+// language settled: the message's script, else the account's, else the
+// default.
+func TestTheCallerReachesThePluginsWithTheLanguage(t *testing.T) {
+	var seen []domain.Caller
+	chain := chainFunc(func(ctx context.Context, _ string) (string, string) {
+		c, ok := domain.CallerFrom(ctx)
+		require.True(t, ok, "every plugin sees a caller")
+		seen = append(seen, c)
+		return "ok", "p"
+	})
+	e := newEnv(t, chain, chat.Options{})
+	user := domain.Caller{UserID: e.userID, Email: "u@example.org", Role: domain.RoleUser}
+	ask := func(c domain.Caller, msg string) {
+		_, err := e.svc.Ask(context.Background(), chat.Request{Caller: c, Message: msg})
+		require.NoError(t, err)
+	}
+	ask(user, "Просканируй библиотеку")
+	ask(user, "scan the library")
+	ask(user, "42")
+	withLang := user
+	withLang.Lang = domain.LangRussian
+	ask(withLang, "42")
+	ask(withLang, "hello")
+	require.NoError(t, e.svc.Stream(context.Background(), chat.Request{Caller: user, Message: "привет"}, func(chat.Event) error { return nil }))
+
+	require.Len(t, seen, 6)
+	assert.Equal(t, domain.Caller{UserID: e.userID, Email: "u@example.org", Role: domain.RoleUser, Lang: "ru"}, seen[0])
+	var langs []string
+	for _, c := range seen {
+		langs = append(langs, c.Lang)
+		assert.False(t, c.Admin)
+	}
+	assert.Equal(t, []string{"ru", "en", domain.DefaultLang, "ru", "en", "ru"}, langs)
 }

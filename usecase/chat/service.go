@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // Defaults used when Options leave a field unset (config chat.*).
@@ -76,9 +77,12 @@ func New(chain PluginChain, model domain.AIModel, settings Settings, activity Ac
 }
 
 // Request is one message with the dialogue before it (oldest first).
-// UserID names whose activity log records the exchange (0: nobody's).
+// Caller is who asks: delivery fills it from the signed-in account (the
+// bot from the linked one), with Lang the account's language if it has one.
+// Its UserID names whose activity log records the exchange (0: nobody's).
+// A zero Caller is the least-privileged user.
 type Request struct {
-	UserID  int64
+	Caller  domain.Caller
 	Message string
 	History []domain.ChatTurn
 }
@@ -130,6 +134,7 @@ func (s *Service) Ask(ctx context.Context, r Request) (Answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
 	defer cancel()
 	msg := strings.TrimSpace(r.Message)
+	ctx = withCaller(ctx, r.Caller, msg)
 	if answer, plugin := s.chain.Handle(ctx, msg); answer != "" {
 		s.record(ctx, r, msg, plugin, nil)
 		return Answer{Text: answer, HandledBy: plugin}, nil
@@ -142,6 +147,18 @@ func (s *Service) Ask(ctx context.Context, r Request) (Answer, error) {
 	}
 	s.record(ctx, r, msg, HandledByModel, nil)
 	return Answer{Text: text, HandledBy: HandledByModel, Model: s.model.Name()}, nil
+}
+
+// withCaller puts the caller into the context every plugin and the model
+// receive, with the answer language settled: the message's, else the
+// account's, else domain.DefaultLang.
+func withCaller(ctx context.Context, c domain.Caller, msg string) context.Context {
+	if l := textmatch.DetectLang(msg); l != "" {
+		c.Lang = l
+	} else if c.Lang == "" {
+		c.Lang = domain.DefaultLang
+	}
+	return domain.WithCaller(ctx, c)
 }
 
 // prompt builds what the model is asked: the stored system instruction (the

@@ -36,6 +36,7 @@ func (s *Service) Stream(ctx context.Context, r Request, emit func(Event) error)
 	ctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
 	defer cancel()
 	msg := strings.TrimSpace(r.Message)
+	ctx = withCaller(ctx, r.Caller, msg)
 	if err := emit(Event{Status: StatusCheckingPlugins}); err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ type activityDetails struct {
 // the request's context has ended (a timeout is worth recording), and a
 // failure to record is logged, never shown: the answer matters more.
 func (s *Service) record(ctx context.Context, r Request, msg string, handledBy string, failure error) {
-	if r.UserID == 0 {
+	if r.Caller.UserID == 0 {
 		return
 	}
 	d := activityDetails{MessageChars: len([]rune(msg)), HistoryItems: len(r.History), HandledBy: handledBy}
@@ -92,7 +93,7 @@ func (s *Service) record(ctx context.Context, r Request, msg string, handledBy s
 	}
 	raw, _ := json.Marshal(d)
 	ctx = context.WithoutCancel(ctx)
-	if err := s.activity.Add(ctx, domain.Activity{UserID: r.UserID, Action: ActivityAction, Details: string(raw)}); err != nil {
-		s.log.WarnContext(ctx, "chat: cannot record the exchange in the activity log", "user_id", r.UserID, "err", err)
+	if err := s.activity.Add(ctx, domain.Activity{UserID: r.Caller.UserID, Action: ActivityAction, Details: string(raw)}); err != nil {
+		s.log.WarnContext(ctx, "chat: cannot record the exchange in the activity log", "user_id", r.Caller.UserID, "err", err)
 	}
 }

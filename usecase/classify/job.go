@@ -9,7 +9,21 @@ import (
 	"strings"
 
 	"mediateka/domain"
+	"mediateka/usecase/job"
 )
+
+// counts are the job's own counters on the runner; Failed is the runner's
+// error count, one error per entry.
+type counts struct {
+	Model        string
+	Total        int
+	Classified   int
+	Skipped      int
+	FieldsFilled int
+}
+
+// progress is how a running job reports to the runner.
+type progress = job.Progress[counts, EntryError]
 
 // Start begins a job in the background. With ids it classifies exactly
 // those entries (an unknown id is a validation error and nothing starts;
@@ -25,17 +39,11 @@ func (s *Service) Start(ctx context.Context, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel != nil || s.closing {
-		return ErrRunning
-	}
-	jctx, cancel := context.WithCancel(s.opt.Context)
-	s.cancel, s.done = cancel, make(chan struct{})
-	s.status = Status{State: StateRunning, Model: s.model.Name(), StartedAt: s.opt.Now().UTC()}
-	s.publish(EventStarted, map[string]any{"model": s.model.Name(), "ids": len(ids)})
-	go s.run(jctx, ids)
-	return nil
+	return s.jobs.Start(s.opt.Context, job.Job[counts, EntryError]{
+		Counters: counts{Model: s.model.Name()},
+		Started:  domain.ClassifyStarted{Model: s.model.Name(), IDs: len(ids)},
+		Work:     func(ctx context.Context, p *progress) error { return s.work(ctx, ids, p) },
+	})
 }
 
 // checkIDs validates a requested id list: positive, at most maxIDs, every
@@ -77,16 +85,10 @@ func (s *Service) checkIDs(ctx context.Context, ids []int64) ([]int64, error) {
 	return nil, domain.ErrInvalid("some ids name no entry", map[string]string{"ids": "no entry has id " + strings.Join(missing, ", ")})
 }
 
-// run is one job from start to finish.
-func (s *Service) run(ctx context.Context, ids []int64) {
-	err := s.work(ctx, ids)
-	s.finish(ctx, err)
-}
-
 // work selects the entries and classifies them one after another: one
 // call at a time is kind to a provider's rate limits, and the model, not
 // the database, is the slow part.
-func (s *Service) work(ctx context.Context, ids []int64) error {
+func (s *Service) work(ctx context.Context, ids []int64, p *progress) error {
 	explicit := ids != nil
 	if !explicit {
 		var err error
@@ -94,13 +96,13 @@ func (s *Service) work(ctx context.Context, ids []int64) error {
 			return err
 		}
 	}
-	s.update(func(st *Status) { st.Total = len(ids) })
+	p.Update(func(c *counts) { c.Total = len(ids) })
 	schema := Schema(s.opt.Now().Year())
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := s.one(ctx, id, schema); err != nil {
+		if err := s.one(ctx, id, schema, p); err != nil {
 			return err
 		}
 	}
@@ -125,34 +127,34 @@ func (s *Service) pending(ctx context.Context) ([]int64, error) {
 // one classifies entry id. It returns an error only when the whole job must
 // stop (cancelled, the model unavailable, the database failing); a bad
 // answer is recorded against the entry and the job goes on.
-func (s *Service) one(ctx context.Context, id int64, schema []byte) error {
+func (s *Service) one(ctx context.Context, id int64, schema []byte, p *progress) error {
 	found, err := s.store.ByIDs(ctx, []int64{id})
 	if err != nil {
 		return fmt.Errorf("load media %d: %w", id, err)
 	}
 	if len(found) == 0 {
-		s.skip() // deleted meanwhile
+		skip(p) // deleted meanwhile
 		return nil
 	}
 	m := found[0]
 	want := missingFields(m)
 	if (m.MediaType != domain.MediaMovie && m.MediaType != domain.MediaSeries) || len(want) == 0 {
-		s.skip()
+		skip(p)
 		return nil
 	}
 	text, err := s.model.Generate(ctx, promptFor(m, schema))
 	if err != nil {
-		return s.modelFailed(ctx, m, err)
+		return s.modelFailed(ctx, m, err, p)
 	}
 	values, err := decodeAnswer(text, s.opt.Now().Year())
 	if err != nil {
 		s.log.Warn("classification answer rejected", "media_id", m.ID, "reason", err.Error())
-		s.fail(m, "rejected the model's answer: "+err.Error())
+		fail(p, m, "rejected the model's answer: "+err.Error())
 		return nil
 	}
 	written, err := s.store.FillMissing(ctx, m.ID, values, want)
 	if errors.Is(err, domain.ErrMediaNotFound) {
-		s.skip()
+		skip(p)
 		return nil
 	}
 	if err != nil {
@@ -161,7 +163,7 @@ func (s *Service) one(ctx context.Context, id int64, schema []byte) error {
 	if len(written) > 0 && s.opt.Listener != nil {
 		s.opt.Listener.MediaChanged()
 	}
-	s.update(func(st *Status) { st.Classified++; st.FieldsFilled += len(written) })
+	p.Update(func(c *counts) { c.Classified++; c.FieldsFilled += len(written) })
 	return nil
 }
 
@@ -169,7 +171,7 @@ func (s *Service) one(ctx context.Context, id int64, schema []byte) error {
 // unavailable model (no key left, provider down) stops the job: every
 // later entry would fail the same way. Only the typed error's message is
 // recorded, never the provider's raw text, which could echo a key.
-func (s *Service) modelFailed(ctx context.Context, m domain.Media, err error) error {
+func (s *Service) modelFailed(ctx context.Context, m domain.Media, err error, p *progress) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -179,7 +181,7 @@ func (s *Service) modelFailed(ctx context.Context, m domain.Media, err error) er
 		reason = de.Message
 	}
 	s.log.Warn("classification model call failed", "media_id", m.ID, "err", err.Error())
-	s.fail(m, reason)
+	fail(p, m, reason)
 	if domain.IsKind(err, domain.KindUnavailable) {
 		return &modelDown{reason: reason}
 	}
@@ -191,43 +193,22 @@ type modelDown struct{ reason string }
 
 func (e *modelDown) Error() string { return "the AI model is unavailable: " + e.reason }
 
-func (s *Service) skip() { s.update(func(st *Status) { st.Skipped++ }) }
+func skip(p *progress) { p.Update(func(c *counts) { c.Skipped++ }) }
 
-func (s *Service) fail(m domain.Media, reason string) {
-	s.update(func(st *Status) {
-		st.Failed++
-		if len(st.Errors) < maxErrors {
-			st.Errors = append(st.Errors, EntryError{ID: m.ID, Title: m.Title, Error: reason})
-		}
-	})
+func fail(p *progress, m domain.Media, reason string) {
+	p.Error(EntryError{ID: m.ID, Title: m.Title, Error: reason})
 }
 
-// finish records the outcome, frees the slot and tells the listeners.
-func (s *Service) finish(ctx context.Context, err error) {
-	s.mu.Lock()
-	st := &s.status
-	st.FinishedAt = s.opt.Now().UTC()
+// failure is the reason a stopped job's status shows: never the raw error,
+// which could carry a provider's text.
+func failure(state domain.JobState, err error) string {
 	var down *modelDown
 	switch {
-	case err == nil:
-		st.State = StateCompleted
-	case ctx.Err() != nil:
-		st.State, st.Failure = StateCancelled, "the job was cancelled (the server is shutting down)"
+	case state == domain.JobCancelled:
+		return "the job was cancelled (the server is shutting down)"
 	case errors.As(err, &down):
-		st.State, st.Failure = StateFailed, down.Error()
+		return down.Error()
 	default:
-		st.State, st.Failure = StateFailed, "the job could not read or write the catalogue"
-		s.log.Error("classification failed", "err", err.Error())
+		return "the job could not read or write the catalogue"
 	}
-	data := map[string]any{"state": st.State, "model": st.Model, "total": st.Total, "classified": st.Classified,
-		"failed": st.Failed, "skipped": st.Skipped, "fields_filled": st.FieldsFilled,
-		"duration_ms": st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
-	cancel, done := s.cancel, s.done
-	s.cancel, s.done = nil, nil
-	s.mu.Unlock()
-	cancel()
-	s.log.Info("classification finished", "state", data["state"], "total", data["total"],
-		"classified", data["classified"], "failed", data["failed"], "fields_filled", data["fields_filled"])
-	s.publish(EventCompleted, data)
-	close(done)
 }

@@ -22,7 +22,7 @@ type Store interface {
 
 // Publisher sends events to live listeners; it must never block.
 type Publisher interface {
-	Publish(name string, data map[string]any)
+	Publish(e domain.Event)
 }
 
 // ChangeListener hears that catalogue records were written, so caches such

@@ -10,25 +10,20 @@ package classify
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"mediateka/domain"
+	"mediateka/usecase/job"
 )
 
-// Job states of GET /api/media-admin/classify/status.
+// Job states of GET /api/media-admin/classify/status: the job states every
+// background job shares, named here for the job's callers.
 const (
-	StateIdle      = "idle"
-	StateRunning   = "running"
-	StateCompleted = "completed"
-	StateFailed    = "failed"
-	StateCancelled = "cancelled"
-)
-
-// Event names the job publishes on /api/events.
-const (
-	EventStarted   = "classify_started"
-	EventCompleted = "classify_completed"
+	StateIdle      = domain.JobIdle
+	StateRunning   = domain.JobRunning
+	StateCompleted = domain.JobCompleted
+	StateFailed    = domain.JobFailed
+	StateCancelled = domain.JobCancelled
 )
 
 // maxErrors bounds the per-entry problems a status keeps; Failed counts all.
@@ -68,7 +63,7 @@ type EntryError struct {
 // (whether or not it filled anything), Failed did not, Skipped needed
 // nothing (every field set or edited, or not a movie or series).
 type Status struct {
-	State        string
+	State        domain.JobState
 	Model        string
 	Total        int
 	Classified   int
@@ -88,12 +83,8 @@ type Service struct {
 	model domain.AIModel
 	opt   Options
 	log   *slog.Logger
-
-	mu      sync.Mutex
-	status  Status
-	cancel  context.CancelFunc
-	done    chan struct{}
-	closing bool
+	// jobs is the one classification slot.
+	jobs *job.Runner[counts, EntryError]
 }
 
 // New builds the service. model nil means no model is configured: every
@@ -108,7 +99,25 @@ func New(store Store, model domain.AIModel, opt Options) *Service {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Service{store: store, model: model, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+	return &Service{store: store, model: model, opt: opt, log: opt.Logger, jobs: job.New(job.Options[counts, EntryError]{
+		Name: "classification", Conflict: ErrRunning, Events: opt.Events, Logger: opt.Logger, Now: opt.Now,
+		MaxErrors: maxErrors, Progress: progressEvent, Finished: completedEvent, Failure: failure,
+	})}
+}
+
+// progressEvent and completedEvent are the job's events on the runner.
+func progressEvent(st job.Status[counts, EntryError]) domain.Event {
+	return domain.ClassifyProgress{ClassifyCounts: eventCounts(st)}
+}
+
+func completedEvent(st job.Status[counts, EntryError]) domain.Event {
+	return domain.ClassifyCompleted{ClassifyCounts: eventCounts(st), State: st.State, DurationMS: st.Duration().Milliseconds()}
+}
+
+func eventCounts(st job.Status[counts, EntryError]) domain.ClassifyCounts {
+	c := st.Counters
+	return domain.ClassifyCounts{Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: st.ErrorCount,
+		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled}
 }
 
 // Available reports whether a model is configured.
@@ -116,44 +125,20 @@ func (s *Service) Available() bool { return s.model != nil }
 
 // Status returns a copy of the current status.
 func (s *Service) Status() Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.status
-	st.Errors = append([]EntryError(nil), st.Errors...)
-	return st
+	js := s.jobs.Status()
+	c := eventCounts(js)
+	return Status{State: js.State, Model: c.Model, Total: c.Total, Classified: c.Classified, Failed: c.Failed,
+		Skipped: c.Skipped, FieldsFilled: c.FieldsFilled, StartedAt: js.StartedAt, FinishedAt: js.FinishedAt,
+		Failure: js.Failure, Errors: js.Errors}
 }
 
-// Close cancels a running job and waits for it to stop, so the database can
-// close under it safely. Later jobs are refused.
-func (s *Service) Close() {
-	s.mu.Lock()
-	s.closing = true
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
+// Stop cancels a running job and waits for it to stop (at most until ctx
+// ends), so the database can close under it safely. Later jobs are
+// refused.
+func (s *Service) Stop(ctx context.Context) error { return s.jobs.Stop(ctx) }
+
+// Close is Stop without a deadline.
+func (s *Service) Close() { _ = s.Stop(context.Background()) }
 
 // Wait blocks until the running job, if any, has finished.
-func (s *Service) Wait() {
-	s.mu.Lock()
-	done := s.done
-	s.mu.Unlock()
-	if done != nil {
-		<-done
-	}
-}
-
-func (s *Service) publish(name string, data map[string]any) {
-	if s.opt.Events != nil {
-		s.opt.Events.Publish(name, data)
-	}
-}
-
-func (s *Service) update(fn func(st *Status)) {
-	s.mu.Lock()
-	fn(&s.status)
-	s.mu.Unlock()
-}
+func (s *Service) Wait() { s.jobs.Wait() }

@@ -11,6 +11,13 @@ import (
 	"mediateka/domain"
 )
 
+// Message is an event as listeners receive it: the bus stamps the time it
+// was published, so publishers need no clock and every listener agrees.
+type Message struct {
+	Event domain.Event
+	At    time.Time
+}
+
 // Bus is an in-process publish/subscribe hub.
 type Bus struct {
 	mu   sync.Mutex
@@ -29,13 +36,13 @@ func New(now func() time.Time) *Bus {
 // Subscription is one listener's queue of events, in publishing order.
 type Subscription struct {
 	bus  *Bus
-	c    chan domain.Event
+	c    chan Message
 	once sync.Once
 }
 
 // Subscribe registers a listener with room for buffer events.
 func (b *Bus) Subscribe(buffer int) *Subscription {
-	s := &Subscription{bus: b, c: make(chan domain.Event, max(buffer, 1))}
+	s := &Subscription{bus: b, c: make(chan Message, max(buffer, 1))}
 	b.mu.Lock()
 	b.subs[s] = struct{}{}
 	b.mu.Unlock()
@@ -44,7 +51,7 @@ func (b *Bus) Subscribe(buffer int) *Subscription {
 
 // C delivers the events; it is closed when the subscription ends (Close,
 // or the listener fell behind by more than its buffer).
-func (s *Subscription) C() <-chan domain.Event { return s.c }
+func (s *Subscription) C() <-chan Message { return s.c }
 
 // Close ends the subscription.
 func (s *Subscription) Close() {
@@ -62,8 +69,8 @@ func (b *Bus) drop(s *Subscription) {
 }
 
 // Publish stamps an event with the time and hands it to every listener.
-func (b *Bus) Publish(name string, data map[string]any) {
-	ev := domain.Event{Name: name, At: b.now().UTC(), Data: data}
+func (b *Bus) Publish(e domain.Event) {
+	ev := Message{Event: e, At: b.now().UTC()}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for s := range b.subs {

@@ -6,20 +6,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
 )
 
 func TestBusDeliversInOrder(t *testing.T) {
-	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.FixedZone("MSK", 3*3600))
 	b := New(func() time.Time { return at })
 	a, c := b.Subscribe(8), b.Subscribe(8)
-	b.Publish("scan_started", map[string]any{"scan_id": "1"})
-	b.Publish("scan_completed", nil)
+	b.Publish(domain.ScanStarted{ScanID: "1"})
+	b.Publish(domain.ScanCompleted{ScanID: "1", State: domain.JobCompleted})
 	for _, s := range []*Subscription{a, c} {
-		e := <-s.C()
-		assert.Equal(t, "scan_started", e.Name)
-		assert.Equal(t, at, e.At)
-		assert.Equal(t, "1", e.Data["scan_id"])
-		assert.Equal(t, "scan_completed", (<-s.C()).Name)
+		m := <-s.C()
+		assert.Equal(t, domain.ScanStarted{ScanID: "1"}, m.Event)
+		assert.Equal(t, at.UTC(), m.At, "the bus stamps the time, in UTC")
+		assert.Equal(t, "scan_completed", (<-s.C()).Event.EventName())
 	}
 	a.Close()
 	a.Close()
@@ -35,7 +36,7 @@ func TestSlowListenerIsCutOffWithoutBlocking(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		for range 5 {
-			b.Publish("scan_progress", nil)
+			b.Publish(domain.ScanProgress{})
 		}
 		close(done)
 	}()

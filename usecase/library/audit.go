@@ -85,11 +85,9 @@ func (s *Service) Audit(ctx context.Context) (AuditReport, error) {
 			rep.add(Issue{Kind: IssueDuplicate, MediaID: id, Detail: fmt.Sprintf("%s as media %d", describeReason(g.reason), g.ids[0])})
 		}
 	}
-	data := map[string]any{"total": rep.Total, "checked": rep.Checked}
-	for k, n := range rep.Summary {
-		data[k] = n
-	}
-	s.publish(domain.EventAuditCompleted, data)
+	s.publish(domain.AuditCompleted{Total: rep.Total, Checked: rep.Checked, MissingFile: rep.Summary[IssueMissingFile],
+		UnregisteredFile: rep.Summary[IssueUnregisteredFile], Duplicate: rep.Summary[IssueDuplicate],
+		IncompleteMetadata: rep.Summary[IssueIncompleteMetadata], Orphan: rep.Summary[IssueOrphan]})
 	return rep, nil
 }
 

@@ -51,7 +51,7 @@ func TestAuditFindsEveryKindOfIssue(t *testing.T) {
 	require.Len(t, byKind[library.IssueDuplicate], 2, "one per extra copy: Heat by title, Alien by content")
 	assert.Equal(t, rep.Total, len(rep.Issues))
 	assert.Equal(t, 2, rep.Summary[library.IssueDuplicate])
-	assert.Contains(t, e.events.names(), domain.EventAuditCompleted)
+	assert.Contains(t, e.events.names(), "audit_completed")
 	assert.Equal(t, domain.StatusOK, e.at("Фильмы/Untitled.mkv").Status, "the audit reports, it does not rewrite")
 
 	groups, err := e.svc.Duplicates(ctx)

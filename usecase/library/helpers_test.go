@@ -39,22 +39,34 @@ type recorder struct {
 	events []domain.Event
 }
 
-func (r *recorder) Publish(name string, data map[string]any) {
+func (r *recorder) Publish(e domain.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.events = append(r.events, domain.Event{Name: name, Data: data})
+	r.events = append(r.events, e)
 }
 
+// names lists the wire names of the events but scan_progress, whose
+// number depends on timing.
 func (r *recorder) names() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string
 	for _, e := range r.events {
-		if e.Name != domain.EventScanProgress {
-			out = append(out, e.Name)
+		if _, progress := e.(domain.ScanProgress); !progress {
+			out = append(out, e.EventName())
 		}
 	}
 	return out
+}
+
+// last returns the latest event.
+func (r *recorder) last() domain.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.events) == 0 {
+		return nil
+	}
+	return r.events[len(r.events)-1]
 }
 
 type envOption func(*library.Options, *envDeps)

@@ -61,7 +61,7 @@ type Parser func(name string, parents []string) Release
 
 // Publisher sends events to live listeners; it must never block.
 type Publisher interface {
-	Publish(name string, data map[string]any)
+	Publish(e domain.Event)
 }
 
 // Locker keeps two scans (the server's and the command line's) from

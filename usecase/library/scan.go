@@ -2,21 +2,23 @@ package library
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
 
 	"mediateka/domain"
+	jobrun "mediateka/usecase/job"
 )
 
-// Scan states of GET /api/media-admin/scan/status.
+// Scan states of GET /api/media-admin/scan/status: the job states every
+// background job shares, named here for the scan's callers.
 const (
-	StateIdle      = "idle"
-	StateRunning   = "running"
-	StateCompleted = "completed"
-	StateFailed    = "failed"
-	StateCancelled = "cancelled"
+	StateIdle      = domain.JobIdle
+	StateRunning   = domain.JobRunning
+	StateCompleted = domain.JobCompleted
+	StateFailed    = domain.JobFailed
+	StateCancelled = domain.JobCancelled
 )
 
 // maxScanErrors bounds the problems a status keeps; ErrorCount has them all.
@@ -40,7 +42,7 @@ type ScanError struct {
 // are of video files: Added new ones, Updated changed or reappeared ones,
 // Missing the ones that vanished in this scan.
 type Status struct {
-	State       string
+	State       domain.JobState
 	ScanID      string
 	StartedAt   time.Time
 	FinishedAt  time.Time
@@ -55,126 +57,112 @@ type Status struct {
 	Failure string
 }
 
-// ScanStatus returns a copy of the current status.
-func (s *Service) ScanStatus() Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.status
-	st.Errors = append([]ScanError(nil), st.Errors...)
+// scanCounts are the scan's own counters on the job runner.
+type scanCounts struct {
+	FilesSeen   int
+	Added       int
+	Updated     int
+	Missing     int
+	CurrentPath string
+}
+
+// scanProgress is how a running scan reports to the job runner.
+type scanProgress = jobrun.Progress[scanCounts, ScanError]
+
+// newScanRunner builds the one scan slot: the runner holds the state
+// machine, this says what the scan's events and failure look like.
+func newScanRunner(opt Options) *jobrun.Runner[scanCounts, ScanError] {
+	return jobrun.New(jobrun.Options[scanCounts, ScanError]{
+		Name: "media scan", Conflict: domain.ErrScanRunning, NotRunning: domain.ErrScanNotRunning,
+		Lock: opt.Lock, Events: opt.Events, Logger: opt.Logger, Now: opt.Now,
+		ProgressEvery: opt.ProgressEvery, MaxErrors: maxScanErrors,
+		Progress: func(st jobrun.Status[scanCounts, ScanError]) domain.Event {
+			c := st.Counters
+			return domain.ScanProgress{ScanID: st.ID, FilesSeen: c.FilesSeen, Added: c.Added, Updated: c.Updated, CurrentPath: c.CurrentPath}
+		},
+		Finished: func(st jobrun.Status[scanCounts, ScanError]) domain.Event {
+			c := st.Counters
+			return domain.ScanCompleted{ScanID: st.ID, State: st.State, FilesSeen: c.FilesSeen, Added: c.Added,
+				Updated: c.Updated, Missing: c.Missing, Errors: st.ErrorCount, DurationMS: st.Duration().Milliseconds()}
+		},
+		Failure: func(state domain.JobState, _ error) string {
+			if state == domain.JobFailed {
+				return "the scan could not write to the database"
+			}
+			return ""
+		},
+	})
+}
+
+// toStatus flattens the runner's status into the scan's.
+func toStatus(js jobrun.Status[scanCounts, ScanError]) Status {
+	c := js.Counters
+	st := Status{State: js.State, ScanID: js.ID, StartedAt: js.StartedAt, FinishedAt: js.FinishedAt,
+		FilesSeen: c.FilesSeen, Added: c.Added, Updated: c.Updated, Missing: c.Missing,
+		Errors: js.Errors, ErrorCount: js.ErrorCount, CurrentPath: c.CurrentPath, Failure: js.Failure}
+	if st.State != StateRunning {
+		st.CurrentPath = ""
+	}
 	return st
 }
+
+// ScanStatus returns a copy of the current status.
+func (s *Service) ScanStatus() Status { return toStatus(s.scans.Status()) }
 
 // StartScan starts a scan in the background and returns its id. A scan
 // already running here or in another process (the command line) is
 // ErrScanRunning; a bad request is a validation error.
 func (s *Service) StartScan(req ScanRequest) (string, error) {
-	run, err := s.begin(context.Background(), req)
+	j, err := s.scanJob(req)
 	if err != nil {
 		return "", err
 	}
-	go run.execute()
-	return run.id, nil
+	if err := s.scans.Start(context.Background(), j); err != nil {
+		return "", err
+	}
+	return j.ID, nil
 }
 
 // Scan runs a scan to its end (the command line). progress, when not nil,
-// is called every Options.ProgressEvery with the status. Cancelling ctx
-// cancels the scan; the returned status then says "cancelled".
+// is called with the status at most every Options.ProgressEvery while it
+// changes. Cancelling ctx cancels the scan; the returned status then says
+// "cancelled".
 func (s *Service) Scan(ctx context.Context, req ScanRequest, progress func(Status)) (Status, error) {
-	run, err := s.begin(ctx, req)
+	j, err := s.scanJob(req)
 	if err != nil {
 		return Status{}, err
 	}
-	run.progress = progress
-	run.execute()
-	st := s.ScanStatus()
+	var report func(jobrun.Status[scanCounts, ScanError])
+	if progress != nil {
+		report = func(st jobrun.Status[scanCounts, ScanError]) { progress(toStatus(st)) }
+	}
+	js, err := s.scans.Run(ctx, j, report)
+	if err != nil {
+		return Status{}, err
+	}
+	st := toStatus(js)
 	if st.State == StateFailed {
-		return st, fmt.Errorf("scan failed: %s", st.Failure)
+		return st, errors.New("scan failed: " + st.Failure)
 	}
 	return st, nil
 }
 
-// CancelScan stops the running scan; what it wrote so far stays, and the
-// next scan completes the work.
-func (s *Service) CancelScan() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel == nil {
-		return domain.ErrScanNotRunning
-	}
-	s.cancel()
-	return nil
-}
+// CancelScan stops the running scan and returns its id; what it wrote so
+// far stays, and the next scan completes the work.
+func (s *Service) CancelScan() (string, error) { return s.scans.Cancel() }
 
-// begin validates the request and claims the one scan slot.
-func (s *Service) begin(ctx context.Context, req ScanRequest) (*scanRun, error) {
+// scanJob validates the request and describes the scan to the runner.
+func (s *Service) scanJob(req ScanRequest) (jobrun.Job[scanCounts, ScanError], error) {
 	targets, err := s.targets(req)
 	if err != nil {
-		return nil, err
+		return jobrun.Job[scanCounts, ScanError]{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel != nil || s.closing {
-		return nil, domain.ErrScanRunning
-	}
-	unlock := func() {}
-	if s.opt.Lock != nil {
-		u, ok, err := s.opt.Lock.TryLock()
-		if err != nil {
-			return nil, fmt.Errorf("take the scan lock: %w", err)
-		}
-		if !ok {
-			return nil, domain.ErrScanRunning
-		}
-		unlock = u
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	run := &scanRun{s: s, ctx: ctx, id: uuid.NewString(), targets: targets, unlock: unlock}
-	s.cancel, s.done = cancel, make(chan struct{})
-	s.status = Status{State: StateRunning, ScanID: run.id, StartedAt: s.opt.Now().UTC()}
-	s.publish(domain.EventScanStarted, map[string]any{"scan_id": run.id, "paths": targetPaths(targets)})
-	return run, nil
-}
-
-// finish records the outcome, frees the slot and tells the listeners.
-func (s *Service) finish(run *scanRun, err error) {
-	s.mu.Lock()
-	st := &s.status
-	st.FinishedAt = s.opt.Now().UTC()
-	st.CurrentPath = ""
-	switch {
-	case err == nil:
-		st.State = StateCompleted
-	case run.ctx.Err() != nil:
-		st.State = StateCancelled
-	default:
-		st.State, st.Failure = StateFailed, "the scan could not write to the database"
-		s.log.Error("media scan failed", "scan_id", run.id, "err", err.Error())
-	}
-	data := map[string]any{"scan_id": st.ScanID, "state": st.State, "files_seen": st.FilesSeen,
-		"added": st.Added, "updated": st.Updated, "missing": st.Missing, "errors": st.ErrorCount,
-		"duration_ms": st.FinishedAt.Sub(st.StartedAt).Milliseconds()}
-	done := s.done
-	s.cancel, s.done = nil, nil
-	s.mu.Unlock()
-	s.log.Info("media scan finished", "scan_id", run.id, "state", data["state"], "files_seen", data["files_seen"],
-		"added", data["added"], "updated", data["updated"], "missing", data["missing"])
-	s.publish(domain.EventScanCompleted, data)
-	close(done)
-}
-
-// update changes the running status under the lock.
-func (s *Service) update(fn func(st *Status)) {
-	s.mu.Lock()
-	fn(&s.status)
-	s.mu.Unlock()
-}
-
-// addError records a folder or file the scan could not read.
-func (s *Service) addError(path, problem string) {
-	s.update(func(st *Status) {
-		st.ErrorCount++
-		if len(st.Errors) < maxScanErrors {
-			st.Errors = append(st.Errors, ScanError{Path: path, Error: problem})
-		}
-	})
+	id := uuid.NewString()
+	return jobrun.Job[scanCounts, ScanError]{
+		ID:      id,
+		Started: domain.ScanStarted{ScanID: id, Paths: targetPaths(targets)},
+		Work: func(ctx context.Context, p *scanProgress) error {
+			return (&scanRun{s: s, ctx: ctx, id: id, targets: targets, p: p}).scan()
+		},
+	}, nil
 }

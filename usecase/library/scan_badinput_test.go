@@ -188,7 +188,7 @@ type cancellingStore struct {
 func (c *cancellingStore) ApplyScan(ctx context.Context, changes []domain.MediaChange) (map[string]int64, error) {
 	ids, err := c.Store.ApplyScan(ctx, changes)
 	c.calls++
-	c.once.Do(func() { _ = c.svc().CancelScan() })
+	c.once.Do(func() { _, _ = c.svc().CancelScan() })
 	return ids, err
 }
 
@@ -216,7 +216,8 @@ func TestCancelledScanIsCompletedByTheNextOne(t *testing.T) {
 	assert.Zero(t, st.Missing, "a cancelled scan never marks anything missing")
 	e.consistent()
 	events := e.events.names()
-	assert.Equal(t, []string{domain.EventScanStarted, domain.EventScanCompleted}, events)
+	assert.Equal(t, []string{"scan_started", "scan_completed"}, events)
+	assert.Equal(t, domain.JobCancelled, e.events.last().(domain.ScanCompleted).State)
 
 	st = e.scan(library.ScanRequest{})
 	assert.Equal(t, 60-partial, st.Added, "the next scan adds exactly what the cancelled one had not")

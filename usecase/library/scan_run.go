@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -37,27 +36,17 @@ func (k *knownRec) isEdited(col string) bool { return slices.Contains(k.edited, 
 
 // scanRun is one scan from begin to finish.
 type scanRun struct {
-	s        *Service
-	ctx      context.Context
-	id       string
-	targets  []target
-	unlock   func()
-	progress func(Status)
+	s       *Service
+	ctx     context.Context
+	id      string
+	targets []target
+	p       *scanProgress
 	// known holds every record under the roots of the targets, so series
 	// and seasons shared with folders outside the targets are found too.
 	known map[string]*knownRec
 
 	mu   sync.Mutex
 	kept []string // paths the walk could not read: their records stay as they are
-}
-
-// execute runs the scan and records its outcome.
-func (r *scanRun) execute() {
-	defer r.unlock()
-	stop := r.reportProgress()
-	err := r.scan()
-	stop()
-	r.s.finish(r, err)
 }
 
 // scan runs the phases: walk → plan → write as a pipeline, with what the
@@ -110,7 +99,7 @@ func (r *scanRun) planAll(ctx context.Context, known <-chan struct{}, pl *planne
 		if ctx.Err() != nil {
 			continue // drain: the walker closes the channel when it stops
 		}
-		r.s.update(func(st *Status) { st.FilesSeen += len(l.files) })
+		r.p.Update(func(c *scanCounts) { c.FilesSeen += len(l.files) })
 		if js := pl.plan(l); len(js) > 0 {
 			select {
 			case out <- js:
@@ -151,7 +140,7 @@ func (r *scanRun) markMissing() error {
 		ids = append(ids, k.id)
 	}
 	n, err := r.s.store.MarkMissing(r.ctx, ids)
-	r.s.update(func(st *Status) { st.Missing += n })
+	r.p.Update(func(c *scanCounts) { c.Missing += n })
 	if n > 0 {
 		r.s.changed()
 	}
@@ -173,7 +162,7 @@ func (r *scanRun) inTargets(p string) bool {
 // error) keeps the records under it as they are, since the scan cannot
 // tell whether those files are still there.
 func (r *scanRun) fail(path string, err error) {
-	r.s.addError(path, describeFSError(err))
+	r.problem(path, describeFSError(err))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -182,9 +171,10 @@ func (r *scanRun) fail(path string, err error) {
 	r.mu.Unlock()
 }
 
-func (r *scanRun) problem(path, what string) { r.s.addError(path, what) }
+// problem records a folder or file the scan could not read.
+func (r *scanRun) problem(path, what string) { r.p.Error(ScanError{Path: path, Error: what}) }
 
-func (r *scanRun) reading(path string) { r.s.update(func(st *Status) { st.CurrentPath = path }) }
+func (r *scanRun) reading(path string) { r.p.Update(func(c *scanCounts) { c.CurrentPath = path }) }
 
 func (r *scanRun) isKept(p string) bool {
 	r.mu.Lock()
@@ -195,28 +185,4 @@ func (r *scanRun) isKept(p string) bool {
 		}
 	}
 	return false
-}
-
-// reportProgress publishes scan_progress (and calls the progress callback)
-// while the scan runs; the returned func stops it.
-func (r *scanRun) reportProgress() func() {
-	t := time.NewTicker(r.s.opt.ProgressEvery)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-t.C:
-				st := r.s.ScanStatus()
-				r.s.publish(domain.EventScanProgress, map[string]any{"scan_id": st.ScanID, "files_seen": st.FilesSeen,
-					"added": st.Added, "updated": st.Updated, "current_path": st.CurrentPath})
-				if r.progress != nil {
-					r.progress(st)
-				}
-			case <-done:
-				return
-			}
-		}
-	})
-	return func() { close(done); wg.Wait(); t.Stop() }
 }

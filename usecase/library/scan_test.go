@@ -45,7 +45,11 @@ func TestScanBuildsTheCatalogue(t *testing.T) {
 	assert.Equal(t, 16, st.Added)
 	assert.Zero(t, st.Updated)
 	assert.Empty(t, st.Errors)
-	assert.Equal(t, []string{domain.EventScanStarted, domain.EventScanCompleted}, e.events.names())
+	assert.Equal(t, []string{"scan_started", "scan_completed"}, e.events.names())
+	done, ok := e.events.last().(domain.ScanCompleted)
+	require.True(t, ok)
+	assert.Equal(t, domain.ScanCompleted{ScanID: st.ScanID, State: domain.JobCompleted, FilesSeen: 16, Added: 16,
+		DurationMS: st.FinishedAt.Sub(st.StartedAt).Milliseconds()}, done)
 	e.consistent()
 
 	matrix := e.at("Фильмы/Боевики/The.Matrix.1999.1080p.BluRay.x264-GROUP.mkv")
@@ -198,7 +202,23 @@ func TestOneScanAtATime(t *testing.T) {
 	close(gate)
 	waitState(t, e.svc, library.StateCompleted)
 	assert.Equal(t, id, e.svc.ScanStatus().ScanID)
-	assert.ErrorIs(t, e.svc.CancelScan(), domain.ErrScanNotRunning)
+	_, err = e.svc.CancelScan()
+	assert.ErrorIs(t, err, domain.ErrScanNotRunning)
+}
+
+func TestCancelNamesTheScanItCancelled(t *testing.T) {
+	gate := make(chan struct{})
+	e := newEnv(t, withFS(&gatedFS{gate: gate}))
+	e.touch("a/x.mkv")
+	id, err := e.svc.StartScan(library.ScanRequest{})
+	require.NoError(t, err)
+	cancelled, err := e.svc.CancelScan()
+	require.NoError(t, err)
+	assert.Equal(t, id, cancelled)
+	close(gate)
+	st := waitState(t, e.svc, library.StateCancelled)
+	assert.Equal(t, id, st.ScanID)
+	assert.Empty(t, st.CurrentPath, "a finished scan reads nothing")
 }
 
 func TestTheScanLockKeepsProcessesApart(t *testing.T) {
@@ -212,7 +232,7 @@ func TestTheScanLockKeepsProcessesApart(t *testing.T) {
 	other.scan(library.ScanRequest{})
 }
 
-func waitState(t *testing.T, svc *library.Service, state string) library.Status {
+func waitState(t *testing.T, svc *library.Service, state domain.JobState) library.Status {
 	t.Helper()
 	var st library.Status
 	require.Eventually(t, func() bool { st = svc.ScanStatus(); return st.State == state }, 10*time.Second, 5*time.Millisecond)

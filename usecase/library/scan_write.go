@@ -166,7 +166,7 @@ func (w *writer) flush(ctx context.Context) error {
 	w.batch = w.batch[:0]
 	added, updated := w.added, w.updated
 	w.added, w.updated = 0, 0
-	w.run.s.update(func(st *Status) { st.Added += added; st.Updated += updated })
+	w.run.p.Update(func(c *scanCounts) { c.Added += added; c.Updated += updated })
 	w.run.s.changed()
 	return nil
 }

@@ -8,10 +8,10 @@ package library
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"mediateka/domain"
+	jobrun "mediateka/usecase/job"
 	"mediateka/usecase/library/release"
 )
 
@@ -35,7 +35,7 @@ type Options struct {
 	// fewer commits, while a cancel still loses at most a few seconds).
 	BatchSize int
 	// ProgressEvery is how often a running scan publishes scan_progress
-	// (default 1s).
+	// while its counts change (default 1s).
 	ProgressEvery time.Duration
 }
 
@@ -45,12 +45,8 @@ type Service struct {
 	fs    FileSystem
 	opt   Options
 	log   *slog.Logger
-
-	mu      sync.Mutex
-	status  Status
-	cancel  context.CancelFunc
-	done    chan struct{}
-	closing bool
+	// scans is the one scan slot.
+	scans *jobrun.Runner[scanCounts, ScanError]
 }
 
 // New builds the service; nothing runs until a scan starts.
@@ -73,7 +69,7 @@ func New(store Store, fsys FileSystem, opt Options) *Service {
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = time.Second
 	}
-	return &Service{store: store, fs: fsys, opt: opt, log: opt.Logger, status: Status{State: StateIdle}}
+	return &Service{store: store, fs: fsys, opt: opt, log: opt.Logger, scans: newScanRunner(opt)}
 }
 
 // ReleaseParser adapts the release-name parser to the scanner's Parser;
@@ -122,22 +118,17 @@ func (s *Service) Roots() []RootStatus {
 	return out
 }
 
-// Close cancels a running scan and waits for it to stop, so the database
-// can close under it safely. Later scans are refused.
-func (s *Service) Close() {
-	s.mu.Lock()
-	s.closing = true
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
+// Stop cancels a running scan and waits for it to stop (at most until ctx
+// ends), so the database can close under it safely. Later scans are
+// refused.
+func (s *Service) Stop(ctx context.Context) error { return s.scans.Stop(ctx) }
 
-func (s *Service) publish(name string, data map[string]any) {
+// Close is Stop without a deadline.
+func (s *Service) Close() { _ = s.Stop(context.Background()) }
+
+func (s *Service) publish(e domain.Event) {
 	if s.opt.Events != nil {
-		s.opt.Events.Publish(name, data)
+		s.opt.Events.Publish(e)
 	}
 }
 

@@ -82,8 +82,8 @@ func (m *Model) Stream(ctx context.Context, p domain.Prompt, emit func(chunk str
 }
 
 func (m *Model) answer(ctx context.Context, message string) ([]string, error) {
-	q := parse(message)
-	t := texts[q.lang]
+	q := parse(ctx, message)
+	t := textsIn(q.lang)
 	lines := []string{t.noModel}
 	switch {
 	case q.phrase == "":

@@ -1,16 +1,12 @@
 package offline
 
 import (
+	"context"
 	"strings"
 	"unicode"
-)
 
-// Language of an answer.
-type lang int
-
-const (
-	english lang = iota
-	russian
+	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // frameWords are the words of a question around a title: "есть ли у меня",
@@ -46,7 +42,7 @@ func setOf(words ...string) map[string]bool {
 
 // query is what the assistant understood of a message.
 type query struct {
-	lang   lang
+	lang   string   // "ru" or "en"
 	phrase string   // the likely title: the message without frame words
 	words  []string // the phrase's words, lower case
 }
@@ -54,8 +50,9 @@ type query struct {
 // parse splits a message into words (letters and digits; "ё" read as "е"),
 // drops the frame words and picks the answer's language: the language of
 // the frame when there is one ("do I have Брат" is an English question),
-// else the script of the message (Cyrillic → Russian).
-func parse(message string) query {
+// else the caller's, which the chat took from the message's script or the
+// account.
+func parse(ctx context.Context, message string) query {
 	var q query
 	var frame []string
 	for _, w := range words(message) {
@@ -66,9 +63,12 @@ func parse(message string) query {
 		q.words = append(q.words, w)
 	}
 	q.phrase = strings.Join(q.words, " ")
-	q.lang = english
-	if cyrillic(strings.Join(frame, " ")) || (len(frame) == 0 && cyrillic(message)) {
-		q.lang = russian
+	q.lang = domain.LangEnglish
+	switch {
+	case len(frame) == 0:
+		q.lang = textmatch.Pick(textmatch.AnswerLang(ctx, message), domain.LangRussian, domain.LangEnglish)
+	case textmatch.IsCyrillic(strings.Join(frame, " ")):
+		q.lang = domain.LangRussian
 	}
 	return q
 }
@@ -80,33 +80,6 @@ func words(message string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\''
 	})
-}
-
-func cyrillic(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// russianEndings are case endings stripped to find "Матрица" from
-// "матрицу" or "матрицы"; longest first.
-var russianEndings = []string{"ами", "ями", "ого", "его", "ому", "ему", "ой", "ей", "ом", "ем", "ам", "ям", "ах", "ях", "ов", "ев", "ую", "юю", "а", "я", "у", "ю", "ы", "и", "е", "о"}
-
-// stem trims one Russian case ending from words of five letters or more,
-// so that the stem still says enough to search on.
-func stem(w string) string {
-	if len([]rune(w)) < 5 || !cyrillic(w) {
-		return w
-	}
-	for _, e := range russianEndings {
-		if strings.HasSuffix(w, e) {
-			return strings.TrimSuffix(w, e)
-		}
-	}
-	return w
 }
 
 // searchTerms lists what to search, best first: the whole phrase, then each
@@ -128,7 +101,7 @@ func (q query) searchTerms() []string {
 		}
 	}
 	for _, w := range q.words {
-		if s := stem(w); s != w {
+		if s := textmatch.Stem(w); s != w {
 			add(s)
 		}
 	}

@@ -6,68 +6,47 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"mediateka/domain"
-	"mediateka/repository/aimodel/offline"
+	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
+	"mediateka/usecase/catalog"
+	"mediateka/usecase/textmatch"
+	"mediateka/usecase/offline"
 )
 
-// sqlCatalog is a small offline.Catalog over the real media table: the media
-// catalogue use case will provide the real one. SQLite's LIKE folds ASCII
-// case only, so Cyrillic terms are also tried capitalised, which is how
-// titles are written.
-type sqlCatalog struct{ s *sqlstore.Store }
-
-func (c sqlCatalog) SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error) {
-	var rows []struct {
-		ID                              int64
-		Path, Title, TitleRu, TitleOrig string
-		Year                            *int
-		MediaType, MainCategory, Status string
-		Number                          *int
-	}
-	where, args := []string{}, []any{}
-	for _, v := range caseVariants(query) {
-		where = append(where, "title LIKE ? OR title_ru LIKE ? OR title_orig LIKE ?")
-		args = append(args, "%"+v+"%", "%"+v+"%", "%"+v+"%")
-	}
-	err := c.s.R.WithContext(ctx).Raw(`SELECT id, path, coalesce(title,'') title, coalesce(title_ru,'') title_ru,
-		coalesce(title_orig,'') title_orig, year, media_type, coalesce(main_category,'') main_category,
-		coalesce(status,'') status, number FROM media WHERE `+strings.Join(where, " OR ")+
-		` ORDER BY media_type IN ('season','episode'), year DESC LIMIT ?`, append(args, limit)...).Scan(&rows).Error
-	if err != nil {
-		return nil, err
-	}
-	out := make([]domain.Media, len(rows))
-	for i, r := range rows {
-		out[i] = domain.Media{ID: r.ID, Path: r.Path, Title: r.Title, TitleRu: r.TitleRu, TitleOrig: r.TitleOrig,
-			Year: r.Year, MediaType: r.MediaType, MainCategory: r.MainCategory, Status: r.Status, Number: r.Number}
-	}
-	return out, nil
-}
-
-func caseVariants(q string) []string {
-	r := []rune(q)
-	first := string(unicode.ToUpper(r[0])) + string(r[1:])
-	return []string{q, first}
-}
-
-func newCatalog(t *testing.T) sqlCatalog {
+// newCatalog is the real catalogue service over a real SQLite file, holding
+// two Matrix films, Брат (whose file is missing) and the series Тьма with its
+// second season.
+func newCatalog(t *testing.T) *catalog.Service {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "media.db"))
+	ctx := context.Background()
+	s, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "media.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	require.NoError(t, s.W.Exec(`INSERT INTO media (disk_name, path, title, title_ru, title_orig, year, media_type, main_category, status, number, parent_id) VALUES
-		('d1', '/films/Matrix.1999.mkv', 'Матрица', 'Матрица', 'The Matrix', 1999, 'movie', 'sci_fi', 'ok', NULL, 0),
-		('d1', '/films/Matrix.Reloaded.2003.mkv', 'Матрица: Перезагрузка', 'Матрица: Перезагрузка', 'The Matrix Reloaded', 2003, 'movie', 'sci_fi', 'ok', NULL, 0),
-		('d1', '/films/Brat.1997.avi', 'Брат', 'Брат', NULL, 1997, 'movie', 'crime', 'missing', NULL, 0),
-		('d2', '/series/Dark', 'Тьма', 'Тьма', 'Dark', 2017, 'series', 'thriller', 'ok', NULL, 0),
-		('d2', '/series/Dark/Season 2', 'Тьма', NULL, NULL, 2019, 'season', NULL, 'ok', 2, 4)`).Error)
-	return sqlCatalog{s}
+	media := sqlstore.NewMedia(s, textmatch.Normalize)
+	ptr := func(n int) *int { return &n }
+	movie := func(path, title, orig string, y int, category, status string) domain.MediaChange {
+		return domain.MediaChange{Media: domain.Media{DiskName: "d1", Path: path, Title: title, TitleRu: title, TitleOrig: orig,
+			Year: ptr(y), MediaType: domain.MediaMovie, MainCategory: category, Status: status, Size: 1, ModTime: time.Unix(1, 0)}}
+	}
+	_, err = media.ApplyScan(ctx, []domain.MediaChange{
+		movie("/films/Matrix.1999.mkv", "Матрица", "The Matrix", 1999, "sci_fi", domain.StatusOK),
+		movie("/films/Matrix.Reloaded.2003.mkv", "Матрица: Перезагрузка", "The Matrix Reloaded", 2003, "sci_fi", domain.StatusOK),
+		movie("/films/Brat.1997.avi", "Брат", "", 1997, "crime", domain.StatusMissing),
+		{Media: domain.Media{DiskName: "d2", Path: "/series/Dark", Title: "Тьма", TitleRu: "Тьма", TitleOrig: "Dark", Year: ptr(2017),
+			MediaType: domain.MediaSeries, MainCategory: "thriller", Status: domain.StatusOK}},
+		{Media: domain.Media{DiskName: "d2", Path: "/series/Dark/Season 2", Title: "Тьма", Year: ptr(2019), MediaType: domain.MediaSeason,
+			Number: ptr(2), Status: domain.StatusOK}, ParentPath: "/series/Dark"},
+	})
+	require.NoError(t, err)
+	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{})
+	t.Cleanup(svc.Close)
+	return svc
 }
 
 func ask(t *testing.T, m *offline.Model, message string) string {
@@ -169,4 +148,17 @@ func TestStreamEmitsTheSameAnswerLineByLine(t *testing.T) {
 	stop := errors.New("client left")
 	err = m.Stream(context.Background(), domain.Prompt{Message: "матрица"}, func(string) error { return stop })
 	assert.ErrorIs(t, err, stop)
+}
+
+func TestAMessageWithoutWordsIsAnsweredInTheCallersLanguage(t *testing.T) {
+	m := offline.New(newCatalog(t), offline.Options{})
+	ru := domain.WithCaller(context.Background(), domain.Caller{UserID: 1, Lang: domain.LangRussian})
+	out, err := m.Generate(ru, domain.Prompt{Message: "2046"})
+	require.NoError(t, err)
+	assert.Contains(t, out, "По запросу «2046» в каталоге ничего не нашлось")
+	out = ask(t, m, "2046")
+	assert.Contains(t, out, "Nothing in the catalogue matches “2046”", "no caller, no letters: the default language")
+	out, err = m.Generate(ru, domain.Prompt{Message: "do I have Брат"})
+	require.NoError(t, err)
+	assert.Contains(t, out, "No AI model is configured", "the words of the question still decide")
 }

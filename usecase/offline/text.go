@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // phrases are the assistant's sentences in one language.
@@ -24,8 +25,9 @@ type phrases struct {
 	categories func(domain.Category) string
 }
 
-var texts = map[lang]phrases{
-	russian: {
+// russianText and englishText are the assistant's two languages.
+var (
+	russianText = phrases{
 		noModel:   "AI-модель не настроена, поэтому отвечает встроенный офлайн-помощник: он умеет искать только по названиям в вашем каталоге. Администратор может подключить модель в настройке ai.provider.",
 		noCatalog: "Каталог медиатеки пока не подключён, поэтому поискать «%s» мне негде.",
 		askTitle:  "Напишите название фильма или сериала — например, «есть ли у меня Матрица», — и я поищу его в каталоге.",
@@ -40,8 +42,8 @@ var texts = map[lang]phrases{
 		categories: func(c domain.Category) string {
 			return c.NameRu
 		},
-	},
-	english: {
+	}
+	englishText = phrases{
 		noModel:   "No AI model is configured, so the built-in offline assistant is answering: it can only search the titles of your catalogue. An administrator can set up a model with the ai.provider setting.",
 		noCatalog: "The media catalogue is not available yet, so I have nowhere to look for “%s”.",
 		askTitle:  "Tell me the title of a film or series — for example “do I have The Matrix” — and I will look for it in the catalogue.",
@@ -56,15 +58,18 @@ var texts = map[lang]phrases{
 		categories: func(c domain.Category) string {
 			return c.NameEn
 		},
-	},
-}
+	}
+)
+
+// textsIn returns the sentences of lang (English unless "ru").
+func textsIn(lang string) phrases { return textmatch.Pick(lang, russianText, englishText) }
 
 // describe is one catalogue line: "Матрица / The Matrix (1999), фильм,
 // Фантастика". Russian answers lead with the Russian title, English ones
 // with the original.
-func (p phrases) describe(m domain.Media, l lang) string {
+func (p phrases) describe(m domain.Media, l string) string {
 	names := []string{m.Title, m.TitleRu, m.TitleOrig}
-	if l == english {
+	if l != domain.LangRussian {
 		names = []string{m.TitleOrig, m.Title, m.TitleRu}
 	}
 	var shown []string
