@@ -9,7 +9,6 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/aimodel/gemini"
-	"mediateka/usecase/offline"
 	"mediateka/repository/aimodel/openai"
 	"mediateka/repository/ffprobe"
 	"mediateka/repository/sqlstore"
@@ -17,6 +16,7 @@ import (
 	"mediateka/usecase/apikey"
 	"mediateka/usecase/catalog"
 	"mediateka/usecase/chat"
+	"mediateka/usecase/offline"
 )
 
 // keyMasterFile holds the secret the API keys are encrypted with. It is not
