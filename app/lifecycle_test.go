@@ -55,9 +55,9 @@ func quietLifecycle(deadline time.Duration) *lifecycle {
 }
 
 // runUntilReady runs l in the background and cancels it once its last
-// component (a ready one) has started; it returns Run's result and how
-// long the shutdown took.
-func runUntilReady(t *testing.T, l *lifecycle, started chan struct{}) (error, time.Duration) {
+// component (a ready one) has started; it returns how long the shutdown
+// took and Run's result.
+func runUntilReady(t *testing.T, l *lifecycle, started chan struct{}) (time.Duration, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -72,10 +72,10 @@ func runUntilReady(t *testing.T, l *lifecycle, started chan struct{}) (error, ti
 	cancel()
 	select {
 	case err := <-done:
-		return err, time.Since(begin)
+		return time.Since(begin), err
 	case <-time.After(30 * time.Second):
 		t.Fatal("run did not return after its context ended")
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -86,7 +86,7 @@ func TestLifecycleStartsInOrderAndStopsInReverse(t *testing.T) {
 	started := make(chan struct{})
 	l.add(j.fake("database writer", nil), j.fake("jobs", nil), j.fake("server", nil), ready(started))
 
-	err, _ := runUntilReady(t, l, started)
+	_, err := runUntilReady(t, l, started)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"start database writer", "start jobs", "start server",
 		"stop server", "stop jobs", "stop database writer"}, j.all())
@@ -123,7 +123,7 @@ func TestLifecycleStopOverrunningTheDeadlineDoesNotHoldShutdown(t *testing.T) {
 	started := make(chan struct{})
 	l.add(j.fake("first", nil), stuck, j.fake("last", nil), ready(started))
 
-	err, took := runUntilReady(t, l, started)
+	took, err := runUntilReady(t, l, started)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "stop stuck")
 	assert.Less(t, took, deadline+2*time.Second, "shutdown waited for the stuck Stop")
