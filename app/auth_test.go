@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/auth"
 )
 
@@ -153,11 +154,13 @@ func TestRolesAndLiveUserReload(t *testing.T) {
 	assert.Equal(t, 401, resp.StatusCode)
 
 	// Demote the admin in the database: the very next request is refused.
-	require.NoError(t, ta.repos.store.W.Exec(`UPDATE users SET role = 'user', is_admin = 0 WHERE email = 'admin@localhost'`).Error)
+	_, err = sqlstoretest.Raw(t, ta.cfg.DBPath()).Exec(`UPDATE users SET role = 'user', is_admin = 0 WHERE email = 'admin@localhost'`)
+	require.NoError(t, err)
 	resp, _ = ta.do(t, "GET", "/api/test-admin", admin, nil)
 	assert.Equal(t, 403, resp.StatusCode)
 	// Delete the user: the token stops working at once.
-	require.NoError(t, ta.repos.store.W.Exec(`DELETE FROM users WHERE email = 'viewer@example.org'`).Error)
+	_, err = sqlstoretest.Raw(t, ta.cfg.DBPath()).Exec(`DELETE FROM users WHERE email = 'viewer@example.org'`)
+	require.NoError(t, err)
 	resp, _ = ta.do(t, "GET", "/api/auth/me", user, nil)
 	assert.Equal(t, 401, resp.StatusCode)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/repository/aimodel/aifake"
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 // secrets of the keys used below: long and recognisable, so a leak of any
@@ -43,7 +44,8 @@ func assertNoSecret(t *testing.T, ta *testApp, tr *transcript, secrets ...string
 	t.Helper()
 	logFile, err := os.ReadFile(filepath.Join(ta.cfg.LogDir, "mediateka.log"))
 	require.NoError(t, err)
-	require.NoError(t, ta.repos.store.W.Exec(`PRAGMA wal_checkpoint(FULL)`).Error)
+	_, err = sqlstoretest.Raw(t, ta.cfg.DBPath()).Exec(`PRAGMA wal_checkpoint(FULL)`)
+	require.NoError(t, err)
 	db, err := os.ReadFile(ta.cfg.DBPath())
 	require.NoError(t, err)
 	wal, _ := os.ReadFile(ta.cfg.DBPath() + "-wal")

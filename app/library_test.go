@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 func libraryFiles() map[string]string {
@@ -180,11 +182,11 @@ func TestByTitleAndSearchHistory(t *testing.T) {
 	assert.Equal(t, "method_not_allowed", errCode(body))
 	require.Eventually(t, func() bool {
 		var n int
-		require.NoError(t, la.repos.store.R.Raw(`SELECT count(*) FROM search_history`).Row().Scan(&n))
+		require.NoError(t, sqlstoretest.Raw(t, la.cfg.DBPath()).QueryRow(`SELECT count(*) FROM search_history`).Scan(&n))
 		return n == 4 // the three valid searches and the miss
 	}, 5*time.Second, 20*time.Millisecond)
 	var hits int
-	require.NoError(t, la.repos.store.R.Raw(`SELECT results_count FROM search_history WHERE query = 'Solaris'`).Row().Scan(&hits))
+	require.NoError(t, sqlstoretest.Raw(t, la.cfg.DBPath()).QueryRow(`SELECT results_count FROM search_history WHERE query = 'Solaris'`).Scan(&hits))
 	assert.Zero(t, hits)
 }
 
@@ -376,6 +378,13 @@ func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
 	assert.EqualValues(t, 0, summary["orphan"])
 	assert.GreaterOrEqual(t, summary["duplicate"], 1.0)
 	assert.EqualValues(t, len(body["issues"].([]any)), body["total"])
+	for _, i := range body["issues"].([]any) {
+		issue := i.(map[string]any)
+		if issue["media_id"] != nil {
+			assert.NotEmpty(t, issue["title"], "an issue about an entry names its title: %v", issue)
+			assert.NotEmpty(t, issue["path"], "and its path: %v", issue)
+		}
+	}
 
 	resp, body = la.do(t, "GET", "/api/media-admin/duplicates", la.admin, nil)
 	require.Equal(t, 200, resp.StatusCode)

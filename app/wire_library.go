@@ -28,10 +28,11 @@ type libraryParts struct {
 }
 
 // newLibrary reads the library folders from search_dirs.json (a malformed
-// file stops start-up; a folder that is missing only warns) and builds the
-// library and catalogue use cases.
+// file stops start-up; a folder that is missing only warns; PUT
+// /api/media-admin/roots changes them later) and builds the library and
+// catalogue use cases.
 func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (libraryParts, error) {
-	roots, warnings, err := localfs.LoadRoots(cfg.SearchDirsPath())
+	roots, warnings, err := localfs.OpenRoots(cfg.SearchDirsPath())
 	if err != nil {
 		return libraryParts{}, err
 	}
@@ -42,7 +43,7 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 	lib.events = event.New(nil)
 	lib.catalog = catalog.New(repos.media, repos.media, localfs.FS{}, catalog.Options{Logger: log})
 	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
-		Roots: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.catalog, Logger: log,
+		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.catalog, Logger: log,
 	})
 	for _, r := range lib.library.Roots() {
 		if !r.Available {

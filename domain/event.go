@@ -92,7 +92,7 @@ type ScanCompleted struct {
 }
 
 // AuditCompleted sums up an audit: how many records it checked, how many
-// issues it found and how many of each kind.
+// issues it found, how many of each kind and how long it took.
 type AuditCompleted struct {
 	eventOf[AuditCompleted]
 	Total              int `json:"total"`
@@ -102,6 +102,8 @@ type AuditCompleted struct {
 	Duplicate          int `json:"duplicate"`
 	IncompleteMetadata int `json:"incomplete_metadata"`
 	Orphan             int `json:"orphan"`
+	// DurationMS is how long the audit took, by the library's clock.
+	DurationMS int64 `json:"duration_ms"`
 }
 
 // ClassifyStarted announces an AI classification job with Model; IDs is how

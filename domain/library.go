@@ -69,6 +69,7 @@ var (
 	ErrInvalidCategory = NewError(KindInvalid, "invalid_category", "unknown category")
 	ErrScanRunning     = NewError(KindConflict, "scan_running", "a media scan is already running")
 	ErrScanNotRunning  = NewError(KindConflict, "scan_not_running", "no media scan is running")
+	ErrAuditRunning    = NewError(KindConflict, "audit_running", "an audit is already running")
 	ErrNoRoots         = NewError(KindConflict, "no_library_roots", "no library folder is configured in search_dirs.json")
 	ErrNoFile          = NewError(KindNotFound, "no_file", "this entry is a folder, not a video file")
 	ErrFileMissing     = NewError(KindNotFound, "file_missing", "the video file of this entry is not on disk")

@@ -32,7 +32,7 @@ func TestEventWireFormat(t *testing.T) {
 			`event: scan_completed` + "\n" + `data: {"added":7,"at":"2025-03-04T02:06:07.89Z","duration_ms":1500,"errors":3,"event":"scan_completed","files_seen":120,"missing":1,"scan_id":"s-1","state":"completed","updated":2}` + "\n\n"},
 		{"audit_completed", domain.AuditCompleted{Total: 9, Checked: 40, MissingFile: 1, UnregisteredFile: 2, Duplicate: 3,
 			IncompleteMetadata: 2, Orphan: 1},
-			`event: audit_completed` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","checked":40,"duplicate":3,"event":"audit_completed","incomplete_metadata":2,"missing_file":1,"orphan":1,"total":9,"unregistered_file":2}` + "\n\n"},
+			`event: audit_completed` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","checked":40,"duplicate":3,"duration_ms":0,"event":"audit_completed","incomplete_metadata":2,"missing_file":1,"orphan":1,"total":9,"unregistered_file":2}` + "\n\n"},
 		{"classify_started", domain.ClassifyStarted{Model: "gemini-2.5-flash", IDs: 0},
 			`event: classify_started` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","event":"classify_started","ids":0,"model":"gemini-2.5-flash"}` + "\n\n"},
 		{"classify_progress", domain.ClassifyProgress{ClassifyCounts: domain.ClassifyCounts{Model: "gemini-2.5-flash", Total: 10, Classified: 3, Failed: 1, Skipped: 2, FieldsFilled: 8}},

@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -17,6 +16,8 @@ type Library interface {
 	CancelScan() (string, error)
 	ScanStatus() library.Status
 	Roots() []library.RootStatus
+	ListRoots(ctx context.Context) ([]library.RootInfo, error)
+	SetRoots(ctx context.Context, roots []domain.Root) ([]library.RootInfo, error)
 	Audit(ctx context.Context) (library.AuditReport, error)
 	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
 	Edit(ctx context.Context, id int64, p library.Patch) (domain.Media, error)
@@ -31,6 +32,8 @@ func (s *Server) mountMediaAdmin(app *fiber.App) {
 	g.Post("/scan", s.scanStart)
 	g.Delete("/scan", s.scanCancel)
 	g.Get("/scan/status", s.scanStatus)
+	g.Get("/roots", s.rootsGet)
+	g.Put("/roots", s.rootsPut)
 	g.Post("/audit", s.audit)
 	g.Get("/duplicates", s.duplicates)
 	g.Patch("/media/:id", s.mediaEdit)
@@ -95,22 +98,22 @@ func (s *Server) scanStatus(c *fiber.Ctx) error {
 type issueDTO struct {
 	Kind    string `json:"kind"`
 	MediaID int64  `json:"media_id,omitempty"`
+	Title   string `json:"title,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Detail  string `json:"detail"`
 }
 
 func (s *Server) audit(c *fiber.Ctx) error {
-	started := time.Now()
 	rep, err := s.deps.Library.Audit(c.UserContext())
 	if err != nil {
 		return err
 	}
 	issues := make([]issueDTO, 0, len(rep.Issues))
 	for _, i := range rep.Issues {
-		issues = append(issues, issueDTO{Kind: i.Kind, MediaID: i.MediaID, Path: i.Path, Detail: i.Detail})
+		issues = append(issues, issueDTO{Kind: i.Kind, MediaID: i.MediaID, Title: i.Title, Path: i.Path, Detail: i.Detail})
 	}
 	return c.JSON(fiber.Map{"total": rep.Total, "checked": rep.Checked, "issues": issues, "summary": rep.Summary,
-		"duration_ms": time.Since(started).Milliseconds()})
+		"duration_ms": rep.Duration.Milliseconds()})
 }
 
 type duplicateGroupDTO struct {

@@ -1,83 +1,161 @@
 package http
 
 import (
+	"encoding/json"
+	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"mediateka/domain"
 	"mediateka/usecase/catalog"
 )
 
-// mediaDTO is a media entry as API.md §3 shows it: every stored column,
-// JSON columns as real arrays and objects (empty, never null), unknown text
-// and numbers as null.
+// mediaDTO is a media entry as API.md §3 shows it: the id, every field of
+// domain.MediaFields in column order (JSON columns as real arrays and
+// objects, empty never null; unknown text and numbers null), then the
+// file's size and modification time (null for folders), the edited fields
+// and the timestamps. It encodes itself by walking the field table, so a
+// new column shows up without touching this file.
 type mediaDTO struct {
-	ID                   int64              `json:"id"`
-	DiskName             string             `json:"disk_name"`
-	Path                 string             `json:"path"`
-	Title                *string            `json:"title"`
-	TitleRu              *string            `json:"title_ru"`
-	TitleOrig            *string            `json:"title_orig"`
-	Year                 *int               `json:"year"`
-	MainCategory         *string            `json:"main_category"`
-	Country              *string            `json:"country"`
-	Status               *string            `json:"status"`
-	Genres               []string           `json:"genres"`
-	Directors            []string           `json:"directors"`
-	Cast                 []string           `json:"cast"`
-	Awards               []string           `json:"awards"`
-	Facts                []string           `json:"facts"`
-	Similar              []string           `json:"similar"`
-	NumEpisodesPerSeason []int              `json:"num_episodes_per_season"`
-	Rating               map[string]float64 `json:"rating"`
-	NumOfSeasons         *int               `json:"num_of_seasons"`
-	Number               *int               `json:"number"`
-	Plot                 *string            `json:"plot"`
-	Atmosphere           *string            `json:"atmosphere"`
-	WhyWatch             *string            `json:"why_watch"`
-	Mood                 *string            `json:"mood"`
-	FinalVerdict         *string            `json:"final_verdict"`
-	CanStopAt            *string            `json:"can_stop_at"`
-	Quote                *string            `json:"quote"`
-	ParentID             int64              `json:"parent_id"`
-	EpisodeScanSkipped   int                `json:"episode_scan_skipped"`
-	MediaType            string             `json:"media_type"`
-	Size                 *int64             `json:"size"`
-	ModifiedAt           *time.Time         `json:"modified_at"`
-	EditedFields         []string           `json:"edited_fields"`
-	CreatedAt            *time.Time         `json:"created_at"`
-	UpdatedAt            *time.Time         `json:"updated_at"`
+	m      domain.Media
+	fields []domain.MediaField
 }
 
 // entryDTO is an entry with its children (GET /api/media/{id}).
 type entryDTO struct {
 	mediaDTO
-	Children []entryDTO `json:"children"`
+	Children []entryDTO
 }
 
 func toMediaDTO(m domain.Media) mediaDTO {
-	d := mediaDTO{
-		ID: m.ID, DiskName: m.DiskName, Path: m.Path, Title: optText(m.Title), TitleRu: optText(m.TitleRu),
-		TitleOrig: optText(m.TitleOrig), Year: m.Year, MainCategory: optText(m.MainCategory),
-		Country: optText(m.Country), Status: optText(m.Status), Genres: list(m.Genres),
-		Directors: list(m.Directors), Cast: list(m.Cast), Awards: list(m.Awards), Facts: list(m.Facts),
-		Similar: list(m.Similar), NumEpisodesPerSeason: m.NumEpisodesPerSeason, Rating: m.Rating,
-		NumOfSeasons: m.NumOfSeasons, Number: m.Number, Plot: optText(m.Plot), Atmosphere: optText(m.Atmosphere),
-		WhyWatch: optText(m.WhyWatch), Mood: optText(m.Mood), FinalVerdict: optText(m.FinalVerdict),
-		CanStopAt: optText(m.CanStopAt), Quote: optText(m.Quote), ParentID: m.ParentID,
-		EpisodeScanSkipped: m.EpisodeScanSkipped, MediaType: m.MediaType, EditedFields: list(m.EditedFields),
-		CreatedAt: optTime(m.CreatedAt), UpdatedAt: optTime(m.UpdatedAt),
+	return mediaDTO{m: m, fields: domain.MediaFields()}
+}
+
+// MarshalJSON writes the entry as one JSON object.
+func (d mediaDTO) MarshalJSON() ([]byte, error) {
+	return d.appendJSON(make([]byte, 0, 1024))
+}
+
+// appendJSON appends the entry as one JSON object to b.
+func (d mediaDTO) appendJSON(b []byte) ([]byte, error) {
+	b, err := d.appendMembers(append(b, '{'))
+	return append(b, '}'), err
+}
+
+// appendMembers writes the entry's members, without the braces.
+func (d mediaDTO) appendMembers(b []byte) ([]byte, error) {
+	m := &d.m
+	b = strconv.AppendInt(append(b, `"id":`...), m.ID, 10)
+	var err error
+	for _, f := range d.fields {
+		b = append(appendString(append(b, ','), f.Name), ':')
+		if b, err = appendField(b, f, m); err != nil {
+			return nil, err
+		}
 	}
-	if d.NumEpisodesPerSeason == nil {
-		d.NumEpisodesPerSeason = []int{}
-	}
-	if d.Rating == nil {
-		d.Rating = map[string]float64{}
-	}
+	b = append(b, `,"size":`...)
 	if m.HasFile() {
-		size := m.Size
-		d.Size, d.ModifiedAt = &size, optTime(m.ModTime)
+		b = strconv.AppendInt(b, m.Size, 10)
+	} else {
+		b = append(b, "null"...)
 	}
-	return d
+	b = appendTime(append(b, `,"modified_at":`...), m.ModTime)
+	b = appendStrings(append(b, `,"edited_fields":`...), m.EditedFields)
+	b = appendTime(append(b, `,"created_at":`...), m.CreatedAt)
+	b = appendTime(append(b, `,"updated_at":`...), m.UpdatedAt)
+	return b, nil
+}
+
+// appendField writes the value of field f of m.
+func appendField(b []byte, f domain.MediaField, m *domain.Media) ([]byte, error) {
+	switch p := f.Ref(m).(type) {
+	case *string:
+		if *p == "" && !f.Is(domain.FieldNotNull) {
+			return append(b, "null"...), nil
+		}
+		return appendString(b, *p), nil
+	case **int:
+		if *p == nil {
+			return append(b, "null"...), nil
+		}
+		return strconv.AppendInt(b, int64(**p), 10), nil
+	case *int:
+		return strconv.AppendInt(b, int64(*p), 10), nil
+	case *int64:
+		return strconv.AppendInt(b, *p, 10), nil
+	case *[]string:
+		return appendStrings(b, *p), nil
+	case *[]int:
+		return appendEncoded(b, *p, len(*p) == 0, "[]")
+	case *map[string]float64:
+		return appendEncoded(b, *p, len(*p) == 0, "{}")
+	}
+	return nil, fmt.Errorf("media field %s has no JSON rule", f.Name)
+}
+
+// appendEncoded writes v with encoding/json, or empty when isEmpty.
+func appendEncoded(b []byte, v any, isEmpty bool, empty string) ([]byte, error) {
+	if isEmpty {
+		return append(b, empty...), nil
+	}
+	raw, err := json.Marshal(v)
+	return append(b, raw...), err
+}
+
+func appendStrings(b []byte, list []string) []byte {
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendString writes s as a JSON string exactly as encoding/json does:
+// plain text directly, anything it would escape through it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+			raw, _ := json.Marshal(s)
+			return append(b, raw...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendTime writes t in UTC as encoding/json does, null when unknown.
+func appendTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(b, "null"...)
+	}
+	raw, err := t.UTC().MarshalJSON()
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+// MarshalJSON writes the entry and its children.
+func (e entryDTO) MarshalJSON() ([]byte, error) {
+	b, err := e.appendMembers(append(make([]byte, 0, 1024), '{'))
+	if err != nil {
+		return nil, err
+	}
+	children := e.Children
+	if children == nil {
+		children = []entryDTO{}
+	}
+	raw, err := json.Marshal(children)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append(b, `,"children":`...), raw...)
+	return append(b, '}'), nil
 }
 
 func toEntryDTO(e catalog.Entry) entryDTO {
@@ -109,11 +187,4 @@ func optTime(t time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
-}
-
-func list(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -3,7 +3,6 @@ package http
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -111,7 +110,10 @@ func writeJSONArray(ctx context.Context, w *bufio.Writer, files Catalog, q catal
 	if _, err := w.WriteString("["); err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
+	// The entry writes its own JSON into one reused buffer: going through
+	// an Encoder would check and copy every entry once more.
+	var buf []byte
+	fields := domain.MediaFields()
 	n := 0
 	err := files.Files(ctx, q, func(m domain.Media) error {
 		if n > 0 {
@@ -120,7 +122,11 @@ func writeJSONArray(ctx context.Context, w *bufio.Writer, files Catalog, q catal
 			}
 		}
 		n++
-		if err := enc.Encode(toMediaDTO(m)); err != nil {
+		var err error
+		if buf, err = (mediaDTO{m: m, fields: fields}).appendJSON(buf[:0]); err != nil {
+			return err
+		}
+		if _, err := w.Write(append(buf, '\n')); err != nil {
 			return err
 		}
 		if n%256 == 0 {

@@ -144,6 +144,9 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 
 func (p *Plugin) audit(ctx context.Context, lang string) (string, error) {
 	rep, err := p.lib.Audit(ctx)
+	if errors.Is(err, domain.ErrAuditRunning) {
+		return say(lang, "Аудит уже идёт — дождитесь, пока он закончится.", "An audit is already running; wait for it to finish."), nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("audit the library: %w", err)
 	}

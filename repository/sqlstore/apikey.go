@@ -103,7 +103,7 @@ func (r *APIKeys) toDomainAll(rows []apiKeyRow) ([]domain.APIKey, error) {
 // List returns every key in rotation order.
 func (r *APIKeys) List(ctx context.Context) ([]domain.APIKey, error) {
 	var rows []apiKeyRow
-	if err := r.s.R.WithContext(ctx).Order("rowid").Find(&rows).Error; err != nil {
+	if err := r.s.reader.WithContext(ctx).Order("rowid").Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "api keys")
 	}
 	return r.toDomainAll(rows)
@@ -112,7 +112,7 @@ func (r *APIKeys) List(ctx context.Context) ([]domain.APIKey, error) {
 // Get returns one key; NotFound when absent.
 func (r *APIKeys) Get(ctx context.Context, name string) (domain.APIKey, error) {
 	var row apiKeyRow
-	if err := r.s.R.WithContext(ctx).Where("key_name = ?", name).First(&row).Error; err != nil {
+	if err := r.s.reader.WithContext(ctx).Where("key_name = ?", name).First(&row).Error; err != nil {
 		return domain.APIKey{}, mapErr(err, "api key "+name)
 	}
 	return r.toDomain(row)
@@ -121,7 +121,7 @@ func (r *APIKeys) Get(ctx context.Context, name string) (domain.APIKey, error) {
 // Create stores a new key; a taken name is a Conflict.
 func (r *APIKeys) Create(ctx context.Context, k domain.APIKey) (domain.APIKey, error) {
 	row := r.fromDomain(k)
-	if err := r.s.W.WithContext(ctx).Create(&row).Error; err != nil {
+	if err := r.s.writer.WithContext(ctx).Create(&row).Error; err != nil {
 		return domain.APIKey{}, mapErr(err, "api key "+k.Name)
 	}
 	return r.toDomain(row)
@@ -129,7 +129,7 @@ func (r *APIKeys) Create(ctx context.Context, k domain.APIKey) (domain.APIKey, e
 
 // Delete removes a key; NotFound when absent.
 func (r *APIKeys) Delete(ctx context.Context, name string) error {
-	res := r.s.W.WithContext(ctx).Where("key_name = ?", name).Delete(&apiKeyRow{})
+	res := r.s.writer.WithContext(ctx).Where("key_name = ?", name).Delete(&apiKeyRow{})
 	if res.Error != nil {
 		return mapErr(res.Error, "api key "+name)
 	}
@@ -145,7 +145,7 @@ func (r *APIKeys) Delete(ctx context.Context, name string) error {
 // leaves the row as it was.
 func (r *APIKeys) Update(ctx context.Context, name string, fn func(k *domain.APIKey) error) (domain.APIKey, error) {
 	var out domain.APIKey
-	err := r.s.W.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := r.s.writer.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var row apiKeyRow
 		if err := tx.Where("key_name = ?", name).First(&row).Error; err != nil {
 			return mapErr(err, "api key "+name)
@@ -172,7 +172,7 @@ func (r *APIKeys) Update(ctx context.Context, name string, fn func(k *domain.API
 // transaction: choosing a key and counting its use is atomic, so two chats
 // never both take the last call of a daily quota.
 func (r *APIKeys) UpdateProvider(ctx context.Context, provider string, fn func(keys []domain.APIKey) ([]domain.APIKey, error)) error {
-	return r.s.W.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return r.s.writer.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var rows []apiKeyRow
 		if err := tx.Where("provider = ?", provider).Order("rowid").Find(&rows).Error; err != nil {
 			return mapErr(err, "api keys")

@@ -75,12 +75,12 @@ func TestAPIKeysAreEncryptedAtRest(t *testing.T) {
 	require.NoError(t, err)
 
 	var blob []byte
-	require.NoError(t, s.R.Raw(`SELECT api_key FROM api_keys WHERE key_name = 'main'`).Row().Scan(&blob))
+	require.NoError(t, s.reader.Raw(`SELECT api_key FROM api_keys WHERE key_name = 'main'`).Row().Scan(&blob))
 	assert.NotContains(t, string(blob), secret)
 	assert.Equal(t, sealedVersion, blob[0])
 
 	// The database file and its write-ahead log hold no trace of the key.
-	require.NoError(t, s.W.Exec(`PRAGMA wal_checkpoint(FULL)`).Error)
+	require.NoError(t, s.writer.Exec(`PRAGMA wal_checkpoint(FULL)`).Error)
 	for _, f := range []string{path, path + "-wal"} {
 		raw, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) {
@@ -107,7 +107,7 @@ func TestAPIKeysNeedTheSameMasterSecret(t *testing.T) {
 	// key name is bound into the ciphertext.
 	_, err = keys.Create(ctx, domain.APIKey{Name: "second", Provider: "gemini", Secret: "k-987654321", Status: domain.KeyActive})
 	require.NoError(t, err)
-	require.NoError(t, s.W.Exec(`UPDATE api_keys SET api_key = (SELECT api_key FROM api_keys WHERE key_name = 'main') WHERE key_name = 'second'`).Error)
+	require.NoError(t, s.writer.Exec(`UPDATE api_keys SET api_key = (SELECT api_key FROM api_keys WHERE key_name = 'main') WHERE key_name = 'second'`).Error)
 	_, err = keys.Get(ctx, "second")
 	assert.ErrorIs(t, err, errUnsealable)
 

@@ -17,12 +17,12 @@ import (
 type Media struct {
 	s         *Store
 	normalize func(string) string
-	columns   []string // insertColumns, read-only
+	cols      *mediaColumns // read-only after construction
 }
 
 // NewMedia returns the media repository of s.
 func NewMedia(s *Store, normalize func(string) string) *Media {
-	return &Media{s: s, normalize: normalize, columns: insertColumns()}
+	return &Media{s: s, normalize: normalize, cols: newMediaColumns()}
 }
 
 // titleNorm joins the normalised titles with "|", which normalised text
@@ -38,7 +38,7 @@ func (r *Media) titleNorm(title, ru, orig string) string {
 	return t + "|" + n(ru) + "|" + n(orig)
 }
 
-func (r *Media) readDB() (*sql.DB, error) { return r.s.R.DB() }
+func (r *Media) readDB() (*sql.DB, error) { return r.s.reader.DB() }
 
 // rowCheck is how many rows a loop handles between cancellation checks.
 const rowCheck = 256
@@ -57,14 +57,14 @@ func (r *Media) ByID(ctx context.Context, id int64) (domain.Media, error) {
 	if err != nil {
 		return domain.Media{}, err
 	}
-	row, err := scanMedia(db.QueryRowContext(ctx, `SELECT `+mediaSelect+` FROM media WHERE id = ?`, id))
+	m, err := r.cols.reader().read(db.QueryRowContext(ctx, `SELECT `+r.cols.sel+` FROM media WHERE id = ?`, id))
 	if err == sql.ErrNoRows {
 		return domain.Media{}, domain.ErrMediaNotFound.Wrap(err)
 	}
 	if err != nil {
 		return domain.Media{}, fmt.Errorf("load media %d: %w", id, err)
 	}
-	return row.toDomain(), nil
+	return m, nil
 }
 
 // ByIDs loads records in the order of ids, skipping ids that do not exist.
@@ -73,7 +73,7 @@ func (r *Media) ByIDs(ctx context.Context, ids []int64) ([]domain.Media, error) 
 		return nil, nil
 	}
 	found := map[int64]domain.Media{}
-	err := r.query(ctx, `SELECT `+mediaSelect+` FROM media WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids), func(m domain.Media) error {
+	err := r.query(ctx, `SELECT `+r.cols.sel+` FROM media WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids), func(m domain.Media) error {
 		found[m.ID] = m
 		return nil
 	})
@@ -96,7 +96,7 @@ func (r *Media) Children(ctx context.Context, parentIDs []int64) ([]domain.Media
 		return nil, nil
 	}
 	var out []domain.Media
-	err := r.query(ctx, `SELECT `+mediaSelect+` FROM media WHERE parent_id IN (`+placeholders(len(parentIDs))+`)
+	err := r.query(ctx, `SELECT `+r.cols.sel+` FROM media WHERE parent_id IN (`+placeholders(len(parentIDs))+`)
 		ORDER BY parent_id, number IS NULL, number, path`, int64Args(parentIDs), func(m domain.Media) error {
 		out = append(out, m)
 		return nil
@@ -109,7 +109,7 @@ func (r *Media) Children(ctx context.Context, parentIDs []int64) ([]domain.Media
 // from fn stops the iteration and is returned.
 func (r *Media) Each(ctx context.Context, f domain.MediaFilter, fn func(domain.Media) error) error {
 	where, args := filterSQL(f)
-	q := `SELECT ` + mediaSelect + ` FROM media` + where + ` ORDER BY id`
+	q := `SELECT ` + r.cols.sel + ` FROM media` + where + ` ORDER BY id`
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(0, f.Offset))
 	} else if f.Offset > 0 {
@@ -204,7 +204,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 	return rows.Err()
 }
 
-// query runs a SELECT of mediaSelect columns on the read pool and calls fn
+// query runs a SELECT of r.cols.sel on the read pool and calls fn
 // per row.
 func (r *Media) query(ctx context.Context, q string, args []any, fn func(domain.Media) error) error {
 	db, err := r.readDB()
@@ -216,15 +216,16 @@ func (r *Media) query(ctx context.Context, q string, args []any, fn func(domain.
 		return fmt.Errorf("read media: %w", err)
 	}
 	defer rows.Close()
+	rr := r.cols.reader()
 	for n := 1; rows.Next(); n++ {
 		if n%rowCheck == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		row, err := scanMedia(rows)
+		m, err := rr.read(rows)
 		if err != nil {
 			return fmt.Errorf("read media: %w", err)
 		}
-		if err := fn(row.toDomain()); err != nil {
+		if err := fn(m); err != nil {
 			return err
 		}
 	}

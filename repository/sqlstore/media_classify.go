@@ -13,7 +13,7 @@ import (
 // missing) that the AI model has not yet answered for, ordered by id.
 // Classification after a scan works through exactly these.
 func (r *Media) Unclassified(ctx context.Context, fn func(domain.Media) error) error {
-	return r.query(ctx, `SELECT `+mediaSelect+` FROM media
+	return r.query(ctx, `SELECT `+r.cols.sel+` FROM media
 		WHERE media_type IN ('movie', 'series') AND classified_at IS NULL AND coalesce(status, '') <> ?
 		ORDER BY id`, []any{domain.StatusMissing}, fn)
 }
@@ -27,16 +27,15 @@ func (r *Media) FillMissing(ctx context.Context, id int64, values domain.Media, 
 	var written []string
 	_, err := r.inTx(ctx, func(w *batchWriter) error {
 		dctx := detached(ctx)
-		row, err := scanMedia(w.tx.QueryRowContext(dctx, `SELECT `+mediaSelect+` FROM media WHERE id = ?`, id))
+		cur, err := r.cols.reader().read(w.tx.QueryRowContext(dctx, `SELECT `+r.cols.sel+` FROM media WHERE id = ?`, id))
 		if err == sql.ErrNoRows {
 			return domain.ErrMediaNotFound.Wrap(err)
 		}
 		if err != nil {
 			return fmt.Errorf("load media %d: %w", id, err)
 		}
-		cur := row.toDomain()
 		for _, c := range columns {
-			if columnValue(&cur, c) == nil && !cur.Edited(c) && columnValue(&values, c) != nil {
+			if r.cols.value(&cur, c) == nil && !cur.Edited(c) && r.cols.value(&values, c) != nil {
 				written = append(written, c)
 			}
 		}

@@ -34,7 +34,7 @@ func TestFillMissingWritesOnlyEmptyUneditedColumns(t *testing.T) {
 	assert.Empty(t, got.Plot)
 	assert.Equal(t, []string{"фантастика"}, got.Genres)
 	var norm string
-	require.NoError(t, s.R.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
+	require.NoError(t, s.reader.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
 	assert.Equal(t, "matrix|матрица|", norm, "the title search sees the new title")
 
 	var left []int64

@@ -9,94 +9,175 @@ import (
 	"mediateka/domain"
 )
 
-// mediaRow is the GORM model of the media table. Optional columns are Null*
-// so that "unknown" stays NULL in the file and zero values stay distinct.
-type mediaRow struct {
-	ID                   int64 `gorm:"primaryKey"`
-	DiskName             string
-	Path                 string
-	Title                sql.NullString
-	TitleRu              sql.NullString
-	TitleOrig            sql.NullString
-	Year                 sql.NullInt64
-	MainCategory         sql.NullString
-	Country              sql.NullString
-	Status               sql.NullString
-	Genres               sql.NullString
-	Directors            sql.NullString
-	Cast                 sql.NullString `gorm:"column:cast"`
-	Awards               sql.NullString
-	Facts                sql.NullString
-	Similar              sql.NullString
-	NumEpisodesPerSeason sql.NullString
-	Rating               sql.NullString
-	NumOfSeasons         sql.NullInt64
-	Number               sql.NullInt64
-	Plot                 sql.NullString
-	Atmosphere           sql.NullString
-	WhyWatch             sql.NullString
-	Mood                 sql.NullString
-	FinalVerdict         sql.NullString
-	CanStopAt            sql.NullString
-	Quote                sql.NullString
-	ParentID             sql.NullInt64
-	EpisodeScanSkipped   sql.NullInt64
-	MediaType            sql.NullString
-	Size                 sql.NullInt64
-	Mtime                sql.NullInt64
-	EditedFields         sql.NullString
-	CreatedAt            sql.NullTime
-	UpdatedAt            sql.NullTime
+// Bookkeeping columns a write may name besides the fields of
+// domain.MediaFields: the file's state as last scanned and the fields a
+// person edited. Each has a rule of its own (see value).
+const (
+	colSize   = "size"
+	colMtime  = "mtime"
+	colEdited = "edited_fields"
+)
+
+// mediaColumns is the store's view of domain.MediaFields, built once per
+// repository: the SELECT list rows are read from, the columns an insert may
+// write, and the field of each column name.
+type mediaColumns struct {
+	fields []domain.MediaField
+	byName map[string]int
+	// sel lists the columns a row is read from, in read order.
+	sel string
+	// insert are the columns an insert may write (title_norm, created_at
+	// and updated_at are added by the writer).
+	insert []string
 }
 
-// TableName tells GORM the table of the model.
-func (mediaRow) TableName() string { return "media" }
+func newMediaColumns() *mediaColumns {
+	c := &mediaColumns{fields: domain.MediaFields(), byName: map[string]int{}}
+	quoted := []string{"id"}
+	for i, f := range c.fields {
+		c.byName[f.Name] = i
+		c.insert = append(c.insert, f.Name)
+		quoted = append(quoted, quoteColumn(f.Name))
+	}
+	c.insert = append(c.insert, colSize, colMtime, colEdited)
+	quoted = append(quoted, colSize, colMtime, colEdited, "created_at", "updated_at")
+	c.sel = strings.Join(quoted, ", ")
+	return c
+}
 
-// mediaSelect lists the columns a mediaRow is read from, in scan order.
-const mediaSelect = `id, disk_name, path, title, title_ru, title_orig, year, main_category, country, status,
-	genres, directors, "cast", awards, facts, similar, num_episodes_per_season, rating, num_of_seasons, number,
-	plot, atmosphere, why_watch, mood, final_verdict, can_stop_at, quote, parent_id, episode_scan_skipped,
-	media_type, size, mtime, edited_fields, created_at, updated_at`
+// value is the stored value of column col of m: NULL for empty text,
+// unknown numbers and empty lists, JSON text for lists and objects. An
+// unknown name is a programming error and panics in tests rather than
+// write garbage.
+func (c *mediaColumns) value(m *domain.Media, col string) any {
+	if i, ok := c.byName[col]; ok {
+		return fieldValue(c.fields[i], m)
+	}
+	switch col {
+	case colSize:
+		if !m.HasFile() {
+			return nil
+		}
+		return m.Size
+	case colMtime:
+		if !m.HasFile() {
+			return nil
+		}
+		return m.ModTime.UnixNano()
+	case colEdited:
+		return jsonList(m.EditedFields)
+	}
+	panic("sqlstore: unknown media column " + col)
+}
+
+// fieldValue is the stored value of field f of m.
+func fieldValue(f domain.MediaField, m *domain.Media) any {
+	switch p := f.Ref(m).(type) {
+	case *string:
+		if *p == "" && !f.Is(domain.FieldNotNull) {
+			return nil
+		}
+		return *p
+	case **int:
+		if *p == nil {
+			return nil
+		}
+		return **p
+	case *int:
+		return *p
+	case *int64:
+		return *p
+	case *[]string:
+		return jsonList(*p)
+	case *[]int:
+		return jsonList(*p)
+	case *map[string]float64:
+		if len(*p) == 0 {
+			return nil
+		}
+		return jsonText(*p)
+	}
+	panic("sqlstore: media field " + f.Name + " has no storage rule")
+}
+
+// jsonList encodes a list, NULL when it is empty.
+func jsonList[T any](v []T) any {
+	if len(v) == 0 {
+		return nil
+	}
+	return jsonText(v)
+}
+
+// jsonText encodes v as JSON text (NULL if it cannot be encoded).
+func jsonText(v any) any {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return string(raw)
+}
 
 // rowScanner is *sql.Rows or *sql.Row.
 type rowScanner interface{ Scan(dest ...any) error }
 
-// scanMedia reads one row selected with mediaSelect. Hot paths (streaming
-// the whole catalogue) use it instead of GORM's reflection.
-func scanMedia(s rowScanner) (mediaRow, error) {
-	var r mediaRow
-	err := s.Scan(&r.ID, &r.DiskName, &r.Path, &r.Title, &r.TitleRu, &r.TitleOrig, &r.Year, &r.MainCategory,
-		&r.Country, &r.Status, &r.Genres, &r.Directors, &r.Cast, &r.Awards, &r.Facts, &r.Similar,
-		&r.NumEpisodesPerSeason, &r.Rating, &r.NumOfSeasons, &r.Number, &r.Plot, &r.Atmosphere, &r.WhyWatch,
-		&r.Mood, &r.FinalVerdict, &r.CanStopAt, &r.Quote, &r.ParentID, &r.EpisodeScanSkipped, &r.MediaType,
-		&r.Size, &r.Mtime, &r.EditedFields, &r.CreatedAt, &r.UpdatedAt)
-	return r, err
+// rowReader reads rows selected with mediaColumns.sel into domain.Media,
+// reusing its holders from row to row: hot paths (streaming the whole
+// catalogue) read this way instead of through GORM's reflection.
+type rowReader struct {
+	cols         *mediaColumns
+	texts        []sql.NullString // by field index, for text, lists and objects
+	ints         []sql.NullInt64  // by field index, for numbers
+	id           int64
+	size, mtime  sql.NullInt64
+	edited       sql.NullString
+	created, upd sql.NullTime
+	dest         []any
 }
 
-func (r mediaRow) toDomain() domain.Media {
-	m := domain.Media{
-		ID: r.ID, DiskName: r.DiskName, Path: r.Path, Title: r.Title.String, TitleRu: r.TitleRu.String,
-		TitleOrig: r.TitleOrig.String, Year: intPtr(r.Year), MainCategory: r.MainCategory.String,
-		Country: r.Country.String, Status: r.Status.String, NumOfSeasons: intPtr(r.NumOfSeasons),
-		Number: intPtr(r.Number), Plot: r.Plot.String, Atmosphere: r.Atmosphere.String,
-		WhyWatch: r.WhyWatch.String, Mood: r.Mood.String, FinalVerdict: r.FinalVerdict.String,
-		CanStopAt: r.CanStopAt.String, Quote: r.Quote.String, ParentID: r.ParentID.Int64,
-		EpisodeScanSkipped: int(r.EpisodeScanSkipped.Int64), MediaType: r.MediaType.String,
-		Size: r.Size.Int64, CreatedAt: r.CreatedAt.Time.UTC(), UpdatedAt: r.UpdatedAt.Time.UTC(),
+func (c *mediaColumns) reader() *rowReader {
+	r := &rowReader{cols: c, texts: make([]sql.NullString, len(c.fields)), ints: make([]sql.NullInt64, len(c.fields))}
+	r.dest = append(r.dest, &r.id)
+	for i, f := range c.fields {
+		if f.Kind == domain.FieldInt {
+			r.dest = append(r.dest, &r.ints[i])
+		} else {
+			r.dest = append(r.dest, &r.texts[i])
+		}
 	}
-	if r.Mtime.Valid {
-		m.ModTime = time.Unix(0, r.Mtime.Int64).UTC()
+	r.dest = append(r.dest, &r.size, &r.mtime, &r.edited, &r.created, &r.upd)
+	return r
+}
+
+// read scans one row.
+func (r *rowReader) read(s rowScanner) (domain.Media, error) {
+	if err := s.Scan(r.dest...); err != nil {
+		return domain.Media{}, err
 	}
-	decodeJSON(r.Genres, &m.Genres)
-	decodeJSON(r.Directors, &m.Directors)
-	decodeJSON(r.Cast, &m.Cast)
-	decodeJSON(r.Awards, &m.Awards)
-	decodeJSON(r.Facts, &m.Facts)
-	decodeJSON(r.Similar, &m.Similar)
-	decodeJSON(r.NumEpisodesPerSeason, &m.NumEpisodesPerSeason)
-	decodeJSON(r.Rating, &m.Rating)
-	decodeJSON(r.EditedFields, &m.EditedFields)
-	return m
+	m := domain.Media{ID: r.id, Size: r.size.Int64, CreatedAt: r.created.Time.UTC(), UpdatedAt: r.upd.Time.UTC()}
+	for i, f := range r.cols.fields {
+		setField(f.Ref(&m), r.texts[i], r.ints[i])
+	}
+	if r.mtime.Valid {
+		m.ModTime = time.Unix(0, r.mtime.Int64).UTC()
+	}
+	decodeJSON(r.edited, &m.EditedFields)
+	return m, nil
+}
+
+// setField stores a column read from the database into the field p points at.
+func setField(p any, text sql.NullString, n sql.NullInt64) {
+	switch p := p.(type) {
+	case *string:
+		*p = text.String
+	case **int:
+		*p = intPtr(n)
+	case *int:
+		*p = int(n.Int64)
+	case *int64:
+		*p = n.Int64
+	default:
+		decodeJSON(text, p)
+	}
 }
 
 // decodeJSON fills dst from a JSON text column. A value that is not valid
@@ -123,151 +204,19 @@ func intPtr(n sql.NullInt64) *int {
 	return &v
 }
 
-// columnValue is the stored value of one column of m: NULL for empty text,
-// unknown numbers and empty lists, JSON text for lists and maps.
-func columnValue(m *domain.Media, col string) any {
-	switch col {
-	case "disk_name":
-		return m.DiskName
-	case "path":
-		return m.Path
-	case "year":
-		return nullInt(m.Year)
-	case "num_of_seasons":
-		return nullInt(m.NumOfSeasons)
-	case "number":
-		return nullInt(m.Number)
-	case "parent_id":
-		return m.ParentID
-	case "episode_scan_skipped":
-		return m.EpisodeScanSkipped
-	case "size":
-		if !m.HasFile() {
-			return nil
-		}
-		return m.Size
-	case "mtime":
-		if !m.HasFile() {
-			return nil
-		}
-		return m.ModTime.UnixNano()
-	}
-	if v, ok := textColumn(m, col); ok {
-		return nullText(v)
-	}
-	return jsonColumn(m, col)
-}
-
-// textColumn returns the plain text columns.
-func textColumn(m *domain.Media, col string) (string, bool) {
-	switch col {
-	case "title":
-		return m.Title, true
-	case "title_ru":
-		return m.TitleRu, true
-	case "title_orig":
-		return m.TitleOrig, true
-	case "main_category":
-		return m.MainCategory, true
-	case "country":
-		return m.Country, true
-	case "status":
-		return m.Status, true
-	case "plot":
-		return m.Plot, true
-	case "atmosphere":
-		return m.Atmosphere, true
-	case "why_watch":
-		return m.WhyWatch, true
-	case "mood":
-		return m.Mood, true
-	case "final_verdict":
-		return m.FinalVerdict, true
-	case "can_stop_at":
-		return m.CanStopAt, true
-	case "quote":
-		return m.Quote, true
-	case "media_type":
-		return m.MediaType, true
-	}
-	return "", false
-}
-
-// jsonColumn returns the JSON-encoded columns; unknown names are a
-// programming error and panic in tests rather than write garbage.
-func jsonColumn(m *domain.Media, col string) any {
-	var v any
-	switch col {
-	case "genres":
-		v = m.Genres
-	case "directors":
-		v = m.Directors
-	case "cast":
-		v = m.Cast
-	case "awards":
-		v = m.Awards
-	case "facts":
-		v = m.Facts
-	case "similar":
-		v = m.Similar
-	case "num_episodes_per_season":
-		v = m.NumEpisodesPerSeason
-	case "rating":
-		v = m.Rating
-	case "edited_fields":
-		v = m.EditedFields
-	default:
-		panic("sqlstore: unknown media column " + col)
-	}
-	return jsonText(v)
-}
-
-// jsonText encodes a list or map, NULL when it is empty.
-func jsonText(v any) any {
-	switch x := v.(type) {
-	case []string:
-		if len(x) == 0 {
-			return nil
-		}
-	case []int:
-		if len(x) == 0 {
-			return nil
-		}
-	case map[string]float64:
-		if len(x) == 0 {
-			return nil
-		}
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return string(raw)
-}
-
-func nullText(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func nullInt(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-// insertColumns are the columns an insert may write (title_norm,
-// created_at and updated_at are added by the repository). The repository
-// keeps one copy from construction on.
-func insertColumns() []string {
-	return []string{"disk_name", "path", "title", "title_ru", "title_orig", "year", "main_category",
-		"country", "status", "genres", "directors", "cast", "awards", "facts", "similar", "num_episodes_per_season",
-		"rating", "num_of_seasons", "number", "plot", "atmosphere", "why_watch", "mood", "final_verdict",
-		"can_stop_at", "quote", "parent_id", "episode_scan_skipped", "media_type", "size", "mtime", "edited_fields"}
-}
-
 // quoteColumn quotes a column name for SQL ("cast" is a keyword).
 func quoteColumn(c string) string { return `"` + c + `"` }
+
+// searchable reports whether col is one of the titles title_norm is made of.
+func (c *mediaColumns) searchable(col string) bool {
+	i, ok := c.byName[col]
+	return ok && c.fields[i].Is(domain.FieldSearchable)
+}
+
+// valueAt is value for insert[i], without a lookup by name for the fields.
+func (c *mediaColumns) valueAt(i int, col string, m *domain.Media) any {
+	if i < len(c.fields) {
+		return fieldValue(c.fields[i], m)
+	}
+	return c.value(m, col)
+}

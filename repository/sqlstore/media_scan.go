@@ -18,14 +18,20 @@ import (
 // the "<folder>#…" paths of series and seasons without a folder of their
 // own. No prefixes means every record. It reads the bare minimum because a
 // rescan of an unchanged library is mostly this query.
+//
+// The query is one pass over the table whatever the prefixes, and the
+// prefixes are matched here: one condition per prefix would make SQLite
+// refuse a library of a thousand folders ("expression tree is too large"),
+// and a pass over the table is three times faster than an index walk that
+// fetches every row by id, since a scan reads most of the table anyway.
 func (r *Media) ScanState(ctx context.Context, prefixes []string, fn func(domain.Media) error) error {
 	db, err := r.readDB()
 	if err != nil {
 		return err
 	}
-	where, args := prefixSQL(prefixes)
+	under := newPrefixSet(prefixes)
 	rows, err := db.QueryContext(detached(ctx), `SELECT id, path, coalesce(status, ''), coalesce(size, 0), mtime,
-		coalesce(edited_fields, '') FROM media`+where, args...)
+		coalesce(edited_fields, '') FROM media`)
 	if err != nil {
 		return fmt.Errorf("read scan state: %w", err)
 	}
@@ -36,15 +42,18 @@ func (r *Media) ScanState(ctx context.Context, prefixes []string, fn func(domain
 		}
 		var m domain.Media
 		var mtime sql.NullInt64
-		var edited string
+		var edited sql.RawBytes
 		if err := rows.Scan(&m.ID, &m.Path, &m.Status, &m.Size, &mtime, &edited); err != nil {
 			return fmt.Errorf("read scan state: %w", err)
+		}
+		if !under.covers(m.Path) {
+			continue
 		}
 		if mtime.Valid {
 			m.ModTime = time.Unix(0, mtime.Int64).UTC()
 		}
-		if edited != "" {
-			decodeJSON(sql.NullString{String: edited, Valid: true}, &m.EditedFields)
+		if len(edited) > 0 {
+			decodeJSON(sql.NullString{String: string(edited), Valid: true}, &m.EditedFields)
 		}
 		if err := fn(m); err != nil {
 			return err
@@ -53,27 +62,80 @@ func (r *Media) ScanState(ctx context.Context, prefixes []string, fn func(domain
 	return rows.Err()
 }
 
-// prefixSQL selects the paths under each prefix with range comparisons:
-// "/a" covers "/a", ["/a/", "/a0") and ["/a#", "/a$") ('0' and '$' follow
-// '/' and '#' in byte order). The unary + keeps SQLite off the path index:
-// a scan reads most of the table, and one pass over it is three times
-// faster than an index walk that fetches every row by id.
-func prefixSQL(prefixes []string) (string, []any) {
-	if len(prefixes) == 0 {
-		return "", nil
-	}
-	conds := make([]string, 0, len(prefixes))
-	args := make([]any, 0, len(prefixes)*5)
+// prefixSet matches paths against folders: "/a" covers "/a", "/a/…" and
+// "/a#…". An empty set covers every path.
+type prefixSet map[string]bool
+
+func newPrefixSet(prefixes []string) prefixSet {
+	set := make(prefixSet, len(prefixes))
 	for _, p := range prefixes {
-		dir := p
-		if !strings.HasSuffix(dir, "/") {
-			dir += "/"
+		if len(p) > 1 {
+			p = strings.TrimRight(p, "/")
 		}
-		upper := dir[:len(dir)-1] + "0"
-		conds = append(conds, "(+path = ? OR (+path >= ? AND +path < ?) OR (+path >= ? AND +path < ?))")
-		args = append(args, p, dir, upper, p+"#", p+"$")
+		set[p] = true
 	}
-	return " WHERE " + strings.Join(conds, " OR "), args
+	return set
+}
+
+// covers looks up the path and each of its ancestors: cost grows with the
+// path's depth, not with the number of prefixes.
+func (s prefixSet) covers(path string) bool {
+	if len(s) == 0 || s[path] {
+		return true
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		switch {
+		case path[i] == '/' && i == 0:
+			return s["/"]
+		case (path[i] == '/' || path[i] == '#') && s[path[:i]]:
+			return true
+		}
+	}
+	return false
+}
+
+// CountUnder counts the records under each prefix (as ScanState selects
+// them), in the order of prefixes. It is one statement whatever the number
+// of prefixes: they travel as one JSON parameter, and each is counted over
+// the path index.
+func (r *Media) CountUnder(ctx context.Context, prefixes []string) ([]int, error) {
+	out := make([]int, len(prefixes))
+	if len(prefixes) == 0 {
+		return out, nil
+	}
+	db, err := r.readDB()
+	if err != nil {
+		return nil, err
+	}
+	ranges := make([][5]string, len(prefixes))
+	for i, p := range prefixes {
+		if len(p) > 1 {
+			p = strings.TrimRight(p, "/")
+		}
+		dir := strings.TrimSuffix(p, "/") + "/"
+		ranges[i] = [5]string{p, dir, dir[:len(dir)-1] + "0", p + "#", p + "$"}
+	}
+	param, err := json.Marshal(ranges)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT r.key,
+		(SELECT count(*) FROM media WHERE path = r.value ->> 0)
+		+ (SELECT count(*) FROM media WHERE path >= r.value ->> 1 AND path < r.value ->> 2)
+		+ (SELECT count(*) FROM media WHERE path >= r.value ->> 3 AND path < r.value ->> 4)
+		FROM json_each(?) r`, string(param))
+	if err != nil {
+		return nil, fmt.Errorf("count media under the library folders: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i, n int
+		if err := rows.Scan(&i, &n); err != nil {
+			return nil, fmt.Errorf("count media under the library folders: %w", err)
+		}
+		out[i] = n
+	}
+	return out, rows.Err()
 }
 
 // Reconcile refreshes what records derive from their children, writing only
@@ -128,7 +190,7 @@ func (w *batchWriter) refreshSeasonCounts(ctx context.Context) (int, error) {
 	changed := 0
 	for id, s := range series {
 		want := sql.NullInt64{Int64: int64(len(s.perSeason)), Valid: true}
-		wantPer := jsonText(s.perSeason)
+		wantPer := jsonList(s.perSeason)
 		if (slices.Contains(s.edited, "num_of_seasons") || s.stored == want) &&
 			(slices.Contains(s.edited, "num_episodes_per_season") || sameJSON(s.storedPer, wantPer)) {
 			continue

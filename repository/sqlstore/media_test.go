@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func fileMedia(path, title, typ string) domain.Media {
 func TestLibraryMigrationAddsColumns(t *testing.T) {
 	s, _ := openTemp(t)
 	var cols []struct{ Name string }
-	require.NoError(t, s.R.Raw("PRAGMA table_info(media)").Scan(&cols).Error)
+	require.NoError(t, s.reader.Raw("PRAGMA table_info(media)").Scan(&cols).Error)
 	names := map[string]bool{}
 	for _, c := range cols {
 		names[c.Name] = true
@@ -116,7 +117,7 @@ func TestUpdateKeepsTitleNormInStep(t *testing.T) {
 	ids, err := r.ApplyScan(ctx, []domain.MediaChange{{Media: fileMedia("/a.mkv", "Old", "movie")}})
 	require.NoError(t, err)
 	id := ids["/a.mkv"]
-	require.NoError(t, s.W.Exec(`UPDATE media SET content_hash = 'h' WHERE id = ?`, id).Error)
+	require.NoError(t, s.writer.Exec(`UPDATE media SET content_hash = 'h' WHERE id = ?`, id).Error)
 	m, err := r.ByID(ctx, id)
 	require.NoError(t, err)
 	m.Title, m.TitleRu, m.Size = "New", "Новое", 99
@@ -125,8 +126,8 @@ func TestUpdateKeepsTitleNormInStep(t *testing.T) {
 	assert.Equal(t, "New", got.Title)
 	assert.Empty(t, got.TitleRu, "columns not named are left alone")
 	var norm, hash *string
-	require.NoError(t, s.R.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
-	require.NoError(t, s.R.Raw(`SELECT content_hash FROM media WHERE id = ?`, id).Row().Scan(&hash))
+	require.NoError(t, s.reader.Raw(`SELECT title_norm FROM media WHERE id = ?`, id).Row().Scan(&norm))
+	require.NoError(t, s.reader.Raw(`SELECT content_hash FROM media WHERE id = ?`, id).Row().Scan(&hash))
 	assert.Equal(t, "new||", *norm)
 	assert.Nil(t, hash, "a new size clears the content hash")
 
@@ -189,7 +190,7 @@ func TestReconcileAndMarkMissing(t *testing.T) {
 	got, _ = r.ByID(ctx, ids["/tv/S"])
 	assert.Equal(t, domain.StatusOK, got.Status)
 
-	require.NoError(t, s.W.Exec(`UPDATE media SET num_of_seasons = 7, edited_fields = '["num_of_seasons"]' WHERE id = ?`, ids["/tv/S"]).Error)
+	require.NoError(t, s.writer.Exec(`UPDATE media SET num_of_seasons = 7, edited_fields = '["num_of_seasons"]' WHERE id = ?`, ids["/tv/S"]).Error)
 	_, err = r.Reconcile(ctx)
 	require.NoError(t, err)
 	got, _ = r.ByID(ctx, ids["/tv/S"])
@@ -231,9 +232,38 @@ func TestKeysAndLogSearches(t *testing.T) {
 
 	require.NoError(t, r.LogSearches(ctx, []domain.SearchRecord{{Query: "q", ResultsCount: 3}}))
 	var n int
-	require.NoError(t, s.R.Raw(`SELECT results_count FROM search_history WHERE query = 'q'`).Row().Scan(&n))
+	require.NoError(t, s.reader.Raw(`SELECT results_count FROM search_history WHERE query = 'q'`).Row().Scan(&n))
 	assert.Equal(t, 3, n)
 	counts, err := r.CountByType(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, counts["movie"]["ok"])
+}
+
+// Thousands of library folders: neither query may grow with their number
+// (SQLite refuses an expression tree deeper than 1000).
+func TestScanStateAndCountUnderThousandsOfPrefixes(t *testing.T) {
+	r, _ := newMediaRepo(t)
+	ctx := context.Background()
+	var changes []domain.MediaChange
+	for _, p := range []string{"/tv", "/tv/a.mkv", "/tv/deep/b.mkv", "/tv#show", "/tv#show#S01", "/tv-2/b.mkv", "/tvx.mkv", "/t/c.mkv"} {
+		changes = append(changes, domain.MediaChange{Media: fileMedia(p, p, "movie")})
+	}
+	_, err := r.ApplyScan(ctx, changes)
+	require.NoError(t, err)
+	prefixes := []string{"/tv/"}
+	for i := range 1500 {
+		prefixes = append(prefixes, fmt.Sprintf("/disk%04d", i))
+	}
+	prefixes = append(prefixes, "/t", "/")
+	var got []string
+	require.NoError(t, r.ScanState(ctx, prefixes[:1501], func(m domain.Media) error { got = append(got, m.Path); return nil }))
+	assert.ElementsMatch(t, []string{"/tv", "/tv/a.mkv", "/tv/deep/b.mkv", "/tv#show", "/tv#show#S01"}, got)
+
+	counts, err := r.CountUnder(ctx, prefixes)
+	require.NoError(t, err)
+	require.Len(t, counts, len(prefixes))
+	assert.Equal(t, 5, counts[0], "/tv/ counts the folder, below it and its #-paths")
+	assert.Equal(t, 0, counts[1])
+	assert.Equal(t, 1, counts[1501], "/t holds only /t/c.mkv")
+	assert.Equal(t, 8, counts[1502], "/ holds everything")
 }

@@ -30,7 +30,7 @@ type batchWriter struct {
 
 // inTx runs fn in one write transaction; a failure rolls everything back.
 func (r *Media) inTx(ctx context.Context, fn func(w *batchWriter) error) (map[string]int64, error) {
-	db, err := r.s.W.DB()
+	db, err := r.s.writer.DB()
 	if err != nil {
 		return nil, err
 	}
@@ -129,11 +129,11 @@ func (w *batchWriter) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 // one by one costs more than the insert itself. Statements are prepared
 // once per set of columns.
 func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
-	cols := w.r.columns
+	cols := w.r.cols.insert
 	args := make([]any, 0, len(cols)+3)
 	var set uint64
 	for i, c := range cols {
-		if v := columnValue(m, c); v != nil {
+		if v := w.r.cols.valueAt(i, c, m); v != nil {
 			set |= 1 << i
 			args = append(args, v)
 		}
@@ -178,7 +178,7 @@ func (w *batchWriter) update(ctx context.Context, m *domain.Media, columns []str
 	args := make([]any, 0, len(columns)+2)
 	for _, c := range columns {
 		sets = append(sets, quoteColumn(c)+" = ?")
-		args = append(args, columnValue(m, c))
+		args = append(args, w.r.cols.value(m, c))
 	}
 	if slices.Contains(columns, "size") || slices.Contains(columns, "mtime") {
 		sets = append(sets, "content_hash = NULL")
@@ -196,7 +196,7 @@ func (w *batchWriter) update(ctx context.Context, m *domain.Media, columns []str
 	if n, _ := res.RowsAffected(); n == 0 {
 		return domain.ErrMediaNotFound
 	}
-	if slices.ContainsFunc(columns, func(c string) bool { return c == "title" || c == "title_ru" || c == "title_orig" }) {
+	if slices.ContainsFunc(columns, w.r.cols.searchable) {
 		return w.refreshTitleNorm(ctx, m.ID)
 	}
 	return nil

@@ -24,10 +24,10 @@ import (
 // every read through a pool of read-only ones) means concurrent requests
 // queue in Go instead of failing with "database is locked".
 type Store struct {
-	// W is the single writer connection.
-	W *gorm.DB
-	// R is the read pool; its connections refuse writes.
-	R *gorm.DB
+	// writer is the single writer connection.
+	writer *gorm.DB
+	// reader is the read pool; its connections refuse writes.
+	reader *gorm.DB
 }
 
 // Open opens (creating when absent) the database at path, applies pending
@@ -37,11 +37,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("create database folder: %w", err)
 	}
+	if err := privateFiles(path); err != nil {
+		return nil, err
+	}
 	w, err := openPool(path, false, 1)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{W: w}
+	s := &Store{writer: w}
 	if err := migrate(ctx, w, migrations()); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -51,8 +54,40 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = s.Close()
 		return nil, err
 	}
-	s.R = r
+	s.reader = r
 	return s, nil
+}
+
+// privateFiles makes the database and its -wal and -shm readable by the
+// owner only, whatever the umask and whoever made the folder (Docker's
+// /data exists before the first start): the file holds password hashes
+// and encrypted keys. SQLite creates -wal and -shm with the database's
+// permission bits, so creating the database 0600 (or tightening an older
+// one) covers all three; -wal and -shm left by an earlier run are
+// tightened too.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create database %s: %w", path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("check database file %s: %w", p, err)
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("restrict database file %s: %w", p, err)
+			}
+		}
+	}
+	return nil
 }
 
 func openPool(path string, readOnly bool, conns int) (*gorm.DB, error) {
@@ -91,7 +126,7 @@ func openPool(path string, readOnly bool, conns int) (*gorm.DB, error) {
 // Close closes both pools.
 func (s *Store) Close() error {
 	var errs []error
-	for _, db := range []*gorm.DB{s.R, s.W} {
+	for _, db := range []*gorm.DB{s.reader, s.writer} {
 		if db == nil {
 			continue
 		}

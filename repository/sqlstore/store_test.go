@@ -27,16 +27,16 @@ func openTemp(t *testing.T) (*Store, string) {
 func TestFreshDatabaseHasEveryTable(t *testing.T) {
 	s, _ := openTemp(t)
 	for _, table := range []string{"media", "media_vector", "search_history", "users", "user_activity", "api_keys", "settings"} {
-		assert.True(t, s.W.Migrator().HasTable(table), table)
+		assert.True(t, s.writer.Migrator().HasTable(table), table)
 	}
 	var mode string
-	require.NoError(t, s.R.Raw("PRAGMA journal_mode").Scan(&mode).Error)
+	require.NoError(t, s.reader.Raw("PRAGMA journal_mode").Scan(&mode).Error)
 	assert.Equal(t, "wal", mode)
 	var fk int
-	require.NoError(t, s.R.Raw("PRAGMA foreign_keys").Scan(&fk).Error)
+	require.NoError(t, s.reader.Raw("PRAGMA foreign_keys").Scan(&fk).Error)
 	assert.Equal(t, 1, fk)
 	var cols []struct{ Name string }
-	require.NoError(t, s.R.Raw("PRAGMA table_info(users)").Scan(&cols).Error)
+	require.NoError(t, s.reader.Raw("PRAGMA table_info(users)").Scan(&cols).Error)
 	names := []string{}
 	for _, c := range cols {
 		names = append(names, c.Name)
@@ -46,22 +46,22 @@ func TestFreshDatabaseHasEveryTable(t *testing.T) {
 
 func TestDefaultsOfStoredRecords(t *testing.T) {
 	s, _ := openTemp(t)
-	require.NoError(t, s.W.Exec(`INSERT INTO users (email, name) VALUES ('a@b.c', 'A')`).Error)
+	require.NoError(t, s.writer.Exec(`INSERT INTO users (email, name) VALUES ('a@b.c', 'A')`).Error)
 	var u struct {
 		Role      string
 		IsAdmin   bool
 		CreatedAt string
 	}
-	require.NoError(t, s.R.Raw(`SELECT role, is_admin, created_at FROM users`).Scan(&u).Error)
+	require.NoError(t, s.reader.Raw(`SELECT role, is_admin, created_at FROM users`).Scan(&u).Error)
 	assert.Equal(t, "user", u.Role)
 	assert.False(t, u.IsAdmin)
 	assert.NotEmpty(t, u.CreatedAt)
-	require.NoError(t, s.W.Exec(`INSERT INTO media (disk_name, path, media_type) VALUES ('d', '/m.mkv', 'movie')`).Error)
+	require.NoError(t, s.writer.Exec(`INSERT INTO media (disk_name, path, media_type) VALUES ('d', '/m.mkv', 'movie')`).Error)
 	var m struct{ ParentID, EpisodeScanSkipped int }
-	require.NoError(t, s.R.Raw(`SELECT parent_id, episode_scan_skipped FROM media`).Scan(&m).Error)
+	require.NoError(t, s.reader.Raw(`SELECT parent_id, episode_scan_skipped FROM media`).Scan(&m).Error)
 	assert.Zero(t, m.ParentID)
 	assert.Zero(t, m.EpisodeScanSkipped)
-	err := s.W.Exec(`INSERT INTO media (disk_name, path, media_type) VALUES ('d', '/x.mkv', 'song')`).Error
+	err := s.writer.Exec(`INSERT INTO media (disk_name, path, media_type) VALUES ('d', '/x.mkv', 'song')`).Error
 	assert.Error(t, err, "media_type is checked")
 }
 
@@ -80,7 +80,7 @@ func TestReopenKeepsDataAndRunsNoStepTwice(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Keep", u.Name)
 	var n int64
-	require.NoError(t, s.R.Raw(`SELECT count(*) FROM schema_migrations`).Scan(&n).Error)
+	require.NoError(t, s.reader.Raw(`SELECT count(*) FROM schema_migrations`).Scan(&n).Error)
 	assert.Equal(t, int64(len(migrations())), n)
 }
 
@@ -91,10 +91,10 @@ func TestPendingStepAppliesToExistingDatabase(t *testing.T) {
 		ran++
 		return tx.Exec(`ALTER TABLE settings ADD COLUMN note TEXT`).Error
 	}})
-	require.NoError(t, migrate(context.Background(), s.W, extra))
-	require.NoError(t, migrate(context.Background(), s.W, extra))
+	require.NoError(t, migrate(context.Background(), s.writer, extra))
+	require.NoError(t, migrate(context.Background(), s.writer, extra))
 	assert.Equal(t, 1, ran, "a recorded step never runs again")
-	assert.True(t, s.W.Migrator().HasColumn("settings", "note"))
+	assert.True(t, s.writer.Migrator().HasColumn("settings", "note"))
 
 	failing := append(extra, migration{version: 1000, name: "broken", up: func(tx *gorm.DB) error {
 		if err := tx.Exec(`CREATE TABLE half (id INTEGER)`).Error; err != nil {
@@ -102,8 +102,8 @@ func TestPendingStepAppliesToExistingDatabase(t *testing.T) {
 		}
 		return fmt.Errorf("boom")
 	}})
-	require.Error(t, migrate(context.Background(), s.W, failing))
-	assert.False(t, s.W.Migrator().HasTable("half"), "a failed step leaves nothing behind")
+	require.Error(t, migrate(context.Background(), s.writer, failing))
+	assert.False(t, s.writer.Migrator().HasTable("half"), "a failed step leaves nothing behind")
 }
 
 func TestCascades(t *testing.T) {
@@ -114,13 +114,13 @@ func TestCascades(t *testing.T) {
 	require.NoError(t, NewActivity(s).Add(ctx, domain.Activity{UserID: u.ID, Action: "login"}))
 	require.NoError(t, NewUsers(s).Delete(ctx, u.ID))
 	var n int64
-	require.NoError(t, s.R.Raw(`SELECT count(*) FROM user_activity`).Scan(&n).Error)
+	require.NoError(t, s.reader.Raw(`SELECT count(*) FROM user_activity`).Scan(&n).Error)
 	assert.Zero(t, n, "activity goes with its user")
 
-	require.NoError(t, s.W.Exec(`INSERT INTO media (id, disk_name, path, media_type) VALUES (7, 'd', '/a.mkv', 'movie')`).Error)
-	require.NoError(t, s.W.Exec(`INSERT INTO media_vector (media_id, embedding) VALUES (7, x'00')`).Error)
-	require.NoError(t, s.W.Exec(`DELETE FROM media WHERE id = 7`).Error)
-	require.NoError(t, s.R.Raw(`SELECT count(*) FROM media_vector`).Scan(&n).Error)
+	require.NoError(t, s.writer.Exec(`INSERT INTO media (id, disk_name, path, media_type) VALUES (7, 'd', '/a.mkv', 'movie')`).Error)
+	require.NoError(t, s.writer.Exec(`INSERT INTO media_vector (media_id, embedding) VALUES (7, x'00')`).Error)
+	require.NoError(t, s.writer.Exec(`DELETE FROM media WHERE id = 7`).Error)
+	require.NoError(t, s.reader.Raw(`SELECT count(*) FROM media_vector`).Scan(&n).Error)
 	assert.Zero(t, n, "vectors go with their media")
 }
 
@@ -139,7 +139,7 @@ func TestUserErrorsAreDomainErrors(t *testing.T) {
 
 func TestReadPoolRefusesWrites(t *testing.T) {
 	s, _ := openTemp(t)
-	assert.Error(t, s.R.Exec(`INSERT INTO settings (key, value) VALUES ('a', 'b')`).Error)
+	assert.Error(t, s.reader.Exec(`INSERT INTO settings (key, value) VALUES ('a', 'b')`).Error)
 }
 
 func TestConcurrentWritersNeverSeeLocked(t *testing.T) {

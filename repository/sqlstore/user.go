@@ -64,7 +64,7 @@ func NewUsers(s *Store) *Users { return &Users{s: s} }
 func (r *Users) Create(ctx context.Context, u domain.User) (domain.User, error) {
 	row := userFromDomain(u)
 	row.ID = 0
-	if err := r.s.W.WithContext(ctx).Create(&row).Error; err != nil {
+	if err := r.s.writer.WithContext(ctx).Create(&row).Error; err != nil {
 		return domain.User{}, mapErr(err, "user "+u.Email)
 	}
 	return row.toDomain(), nil
@@ -73,7 +73,7 @@ func (r *Users) Create(ctx context.Context, u domain.User) (domain.User, error) 
 // Update writes every field of u.
 func (r *Users) Update(ctx context.Context, u domain.User) (domain.User, error) {
 	row := userFromDomain(u)
-	res := r.s.W.WithContext(ctx).Model(&userRow{}).Where("id = ?", u.ID).Select("*").Omit("id", "created_at").Updates(&row)
+	res := r.s.writer.WithContext(ctx).Model(&userRow{}).Where("id = ?", u.ID).Select("*").Omit("id", "created_at").Updates(&row)
 	if res.Error != nil {
 		return domain.User{}, mapErr(res.Error, "user")
 	}
@@ -100,7 +100,7 @@ func (r *Users) ByTelegramID(ctx context.Context, tgID int64) (domain.User, erro
 
 func (r *Users) first(ctx context.Context, what, where string, arg any) (domain.User, error) {
 	var row userRow
-	if err := r.s.R.WithContext(ctx).Where(where, arg).First(&row).Error; err != nil {
+	if err := r.s.reader.WithContext(ctx).Where(where, arg).First(&row).Error; err != nil {
 		return domain.User{}, mapErr(err, what)
 	}
 	return row.toDomain(), nil
@@ -109,14 +109,14 @@ func (r *Users) first(ctx context.Context, what, where string, arg any) (domain.
 // Count returns the number of users.
 func (r *Users) Count(ctx context.Context) (int64, error) {
 	var n int64
-	err := r.s.R.WithContext(ctx).Model(&userRow{}).Count(&n).Error
+	err := r.s.reader.WithContext(ctx).Model(&userRow{}).Count(&n).Error
 	return n, mapErr(err, "users")
 }
 
 // List returns users ordered by id.
 func (r *Users) List(ctx context.Context, limit, offset int) ([]domain.User, error) {
 	var rows []userRow
-	if err := r.s.R.WithContext(ctx).Order("id").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+	if err := r.s.reader.WithContext(ctx).Order("id").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "users")
 	}
 	out := make([]domain.User, len(rows))
@@ -128,7 +128,7 @@ func (r *Users) List(ctx context.Context, limit, offset int) ([]domain.User, err
 
 // Delete removes a user; their activity rows go with them (ON DELETE CASCADE).
 func (r *Users) Delete(ctx context.Context, id int64) error {
-	res := r.s.W.WithContext(ctx).Delete(&userRow{}, id)
+	res := r.s.writer.WithContext(ctx).Delete(&userRow{}, id)
 	if res.Error != nil {
 		return mapErr(res.Error, "user")
 	}
@@ -162,13 +162,13 @@ func (r *Activity) Add(ctx context.Context, a domain.Activity) error {
 	}
 	row := activityRow{UserID: a.UserID, Action: a.Action, Timestamp: a.Timestamp,
 		Details: sql.NullString{String: a.Details, Valid: a.Details != ""}}
-	return mapErr(r.s.W.WithContext(ctx).Create(&row).Error, "activity")
+	return mapErr(r.s.writer.WithContext(ctx).Create(&row).Error, "activity")
 }
 
 // ForUser returns the newest activity rows of a user, newest first.
 func (r *Activity) ForUser(ctx context.Context, userID int64, limit int) ([]domain.Activity, error) {
 	var rows []activityRow
-	err := r.s.R.WithContext(ctx).Where("user_id = ?", userID).Order("timestamp DESC, id DESC").Limit(limit).Find(&rows).Error
+	err := r.s.reader.WithContext(ctx).Where("user_id = ?", userID).Order("timestamp DESC, id DESC").Limit(limit).Find(&rows).Error
 	if err != nil {
 		return nil, mapErr(err, "activity")
 	}
@@ -197,7 +197,7 @@ func NewSettings(s *Store) *Settings { return &Settings{s: s} }
 // Get returns one setting; NotFound when it was never set.
 func (r *Settings) Get(ctx context.Context, key string) (domain.Setting, error) {
 	var row settingRow
-	if err := r.s.R.WithContext(ctx).Where("key = ?", key).First(&row).Error; err != nil {
+	if err := r.s.reader.WithContext(ctx).Where("key = ?", key).First(&row).Error; err != nil {
 		return domain.Setting{}, mapErr(err, "setting "+key)
 	}
 	return domain.Setting{Key: row.Key, Value: row.Value, UpdatedAt: row.UpdatedAt.UTC()}, nil
@@ -206,7 +206,7 @@ func (r *Settings) Get(ctx context.Context, key string) (domain.Setting, error) 
 // Set inserts or replaces one setting.
 func (r *Settings) Set(ctx context.Context, key, value string) (domain.Setting, error) {
 	row := settingRow{Key: key, Value: value, UpdatedAt: time.Now().UTC()}
-	err := r.s.W.WithContext(ctx).Exec(
+	err := r.s.writer.WithContext(ctx).Exec(
 		`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
 		 ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 		row.Key, row.Value, row.UpdatedAt).Error
@@ -219,5 +219,5 @@ func (r *Settings) Set(ctx context.Context, key, value string) (domain.Setting, 
 // Delete removes one setting, so the built-in default (or a config file)
 // applies again; removing an absent setting is not an error.
 func (r *Settings) Delete(ctx context.Context, key string) error {
-	return mapErr(r.s.W.WithContext(ctx).Where("key = ?", key).Delete(&settingRow{}).Error, "setting "+key)
+	return mapErr(r.s.writer.WithContext(ctx).Where("key = ?", key).Delete(&settingRow{}).Error, "setting "+key)
 }

@@ -2,7 +2,6 @@ package admin_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/admin"
 )
 
@@ -60,10 +60,7 @@ func newManager(disabled ...string) (*plugins.Manager, map[string]*echo) {
 
 func newSettings(t *testing.T) *sqlstore.Settings {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "admin.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Close() })
-	return sqlstore.NewSettings(s)
+	return sqlstore.NewSettings(sqlstoretest.New(t, nil).Store)
 }
 
 func TestSystemInstruction(t *testing.T) {

@@ -2,7 +2,6 @@ package apikey_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"mediateka/repository/aimodel/gemini"
 	"mediateka/repository/aimodel/openai"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/apikey"
 )
 
@@ -37,10 +37,7 @@ func ptr[T any](v T) *T                  { return &v }
 // newService returns the key service over a real SQLite store.
 func newService(t *testing.T, clk *clock) *apikey.Service {
 	t.Helper()
-	store, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "keys.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	repo, err := sqlstore.NewAPIKeys(store, []byte("test-master-secret-0123456789abcdef"))
+	repo, err := sqlstore.NewAPIKeys(sqlstoretest.New(t, nil).Store, []byte("test-master-secret-0123456789abcdef"))
 	require.NoError(t, err)
 	return apikey.New(repo, apikey.Options{Cooldown: 24 * time.Hour, Now: clk.Now})
 }

@@ -16,6 +16,7 @@ import (
 	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/catalog"
 	"mediateka/usecase/textmatch"
 )
@@ -23,7 +24,7 @@ import (
 type env struct {
 	t     *testing.T
 	dir   string
-	store *sqlstore.Store
+	db    *sqlstoretest.DB
 	media *sqlstore.Media
 	svc   *catalog.Service
 }
@@ -31,13 +32,11 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
-	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db", "test.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	media := sqlstore.NewMedia(store, textmatch.Normalize)
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	media := db.Media
 	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{SearchLogEvery: 10 * time.Millisecond})
 	t.Cleanup(svc.Close)
-	return &env{t: t, dir: dir, store: store, media: media, svc: svc}
+	return &env{t: t, dir: dir, db: db, media: media, svc: svc}
 }
 
 // rec describes a record to insert: a path "#…" suffix makes it a folder
@@ -138,15 +137,15 @@ func TestByTitleKeepsTenAlternativesAndLogsSearches(t *testing.T) {
 	require.Error(t, err)
 
 	e.svc.Close()
-	var rows []struct {
-		Query        string
-		ResultsCount int
-	}
-	require.NoError(t, e.store.R.Raw(`SELECT query, results_count FROM search_history ORDER BY id`).Scan(&rows).Error)
-	require.Len(t, rows, 2)
-	assert.Equal(t, "star", rows[0].Query)
-	assert.Equal(t, 15, rows[0].ResultsCount)
-	assert.Equal(t, 0, rows[1].ResultsCount)
+	var n, hits, misses int
+	var first string
+	e.db.Scan(`SELECT count(*), (SELECT query FROM search_history ORDER BY id LIMIT 1),
+		(SELECT results_count FROM search_history ORDER BY id LIMIT 1),
+		(SELECT results_count FROM search_history ORDER BY id LIMIT 1 OFFSET 1) FROM search_history`, nil, &n, &first, &hits, &misses)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, "star", first)
+	assert.Equal(t, 15, hits)
+	assert.Equal(t, 0, misses)
 }
 
 func TestIndexFollowsChanges(t *testing.T) {
@@ -172,7 +171,7 @@ func TestIndexNoticesWritesOfAnotherProcess(t *testing.T) {
 	require.NoError(t, err)
 	// The command-line scan writes through its own store and never tells
 	// this service.
-	other, err := sqlstore.Open(context.Background(), filepath.Join(e.dir, "db", "test.db"))
+	other, err := sqlstore.Open(context.Background(), e.db.Path)
 	require.NoError(t, err)
 	defer other.Close()
 	_, err = sqlstore.NewMedia(other, textmatch.Normalize).ApplyScan(context.Background(),

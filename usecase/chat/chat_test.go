@@ -3,7 +3,6 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"mediateka/repository/aimodel/aifake"
 	"mediateka/repository/aimodel/gemini"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/apikey"
 	"mediateka/usecase/chat"
 )
@@ -42,9 +42,7 @@ type env struct {
 func newEnv(t *testing.T, chain chat.PluginChain, opt chat.Options) *env {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "chat.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
+	store := sqlstoretest.New(t, nil).Store
 	repo, err := sqlstore.NewAPIKeys(store, []byte("chat-test-master-secret-0123456789"))
 	require.NoError(t, err)
 	keys := apikey.New(repo, apikey.Options{})

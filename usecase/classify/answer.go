@@ -6,29 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"mediateka/domain"
 )
-
-// answer is the model's reply as the schema describes it. Pointers tell
-// null (unknown) from a value.
-type answer struct {
-	TitleRu      *string  `json:"title_ru"`
-	TitleOrig    *string  `json:"title_orig"`
-	Year         *int     `json:"year"`
-	MainCategory *string  `json:"main_category"`
-	Genres       []string `json:"genres"`
-	Country      *string  `json:"country"`
-	Directors    []string `json:"directors"`
-	Cast         []string `json:"cast"`
-	Plot         *string  `json:"plot"`
-	WhyWatch     *string  `json:"why_watch"`
-	Mood         *string  `json:"mood"`
-	Atmosphere   *string  `json:"atmosphere"`
-	FinalVerdict *string  `json:"final_verdict"`
-}
 
 // decodeAnswer reads and validates the model's reply. Anything off — not
 // one JSON object, an unknown field, a wrong type, a year outside
@@ -42,24 +25,14 @@ func decodeAnswer(text string, thisYear int) (domain.Media, error) {
 		return domain.Media{}, errors.New("the answer is not a JSON object")
 	}
 	dec := json.NewDecoder(strings.NewReader(body))
-	dec.DisallowUnknownFields()
-	var a answer
+	var a map[string]json.RawMessage
 	if err := dec.Decode(&a); err != nil {
-		return domain.Media{}, fmt.Errorf("the answer is not the expected JSON: %s", decodeProblem(err))
+		return domain.Media{}, fmt.Errorf("the answer is not the expected JSON: %s", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return domain.Media{}, errors.New("the answer has text after the JSON object")
 	}
-	return a.toMedia(thisYear)
-}
-
-// decodeProblem describes a decoding error without echoing the answer.
-func decodeProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("%s must be %s, not %s", te.Field, te.Type.String(), te.Value)
-	}
-	return err.Error()
+	return toMedia(a, thisYear)
 }
 
 func stripFence(text string) string {
@@ -72,53 +45,77 @@ func stripFence(text string) string {
 	return strings.TrimSpace(t)
 }
 
-// toMedia validates every field and returns them as a record.
-func (a answer) toMedia(thisYear int) (domain.Media, error) {
-	var m domain.Media
-	texts := map[string]struct {
-		src *string
-		dst *string
-	}{
-		"title_ru": {a.TitleRu, &m.TitleRu}, "title_orig": {a.TitleOrig, &m.TitleOrig},
-		"country": {a.Country, &m.Country}, "plot": {a.Plot, &m.Plot}, "why_watch": {a.WhyWatch, &m.WhyWatch},
-		"mood": {a.Mood, &m.Mood}, "atmosphere": {a.Atmosphere, &m.Atmosphere},
-		"final_verdict": {a.FinalVerdict, &m.FinalVerdict},
+// toMedia validates every field and returns them as a record; a field
+// that is absent or null is unknown.
+func toMedia(a map[string]json.RawMessage, thisYear int) (domain.Media, error) {
+	fields := classifiedFields()
+	for name := range a {
+		if !slices.ContainsFunc(fields, func(f domain.MediaField) bool { return f.Name == name }) {
+			return domain.Media{}, fmt.Errorf("the answer is not the expected JSON: unknown field %q", truncate(name, 40))
+		}
 	}
-	limits := textLimits()
-	for name, f := range texts {
-		if f.src == nil {
+	var m domain.Media
+	for _, f := range fields {
+		raw, ok := a[f.Name]
+		if !ok || string(raw) == "null" {
 			continue
 		}
-		v := strings.TrimSpace(*f.src)
-		if n := utf8.RuneCountInString(v); n > limits[name] {
-			return domain.Media{}, fmt.Errorf("%s is %d characters, over the limit of %d", name, n, limits[name])
-		}
-		*f.dst = v
-	}
-	lists := map[string]struct {
-		src []string
-		dst *[]string
-	}{"genres": {a.Genres, &m.Genres}, "directors": {a.Directors, &m.Directors}, "cast": {a.Cast, &m.Cast}}
-	for name, f := range lists {
-		v, err := cleanList(name, f.src, listLimits()[name])
-		if err != nil {
+		if err := setAnswer(f, &m, raw, thisYear); err != nil {
 			return domain.Media{}, err
 		}
-		*f.dst = v
-	}
-	if a.Year != nil {
-		if *a.Year < minYear || *a.Year > thisYear+1 {
-			return domain.Media{}, fmt.Errorf("year %d is outside %d..%d", *a.Year, minYear, thisYear+1)
-		}
-		m.Year = a.Year
-	}
-	if a.MainCategory != nil && *a.MainCategory != "" {
-		if _, ok := domain.CategoryBySlug(*a.MainCategory); !ok {
-			return domain.Media{}, fmt.Errorf("main_category %q is not in the category list", truncate(*a.MainCategory, 40))
-		}
-		m.MainCategory = *a.MainCategory
 	}
 	return m, nil
+}
+
+// setAnswer checks one field of the answer and sets it in m.
+func setAnswer(f domain.MediaField, m *domain.Media, raw json.RawMessage, thisYear int) error {
+	switch p := f.Ref(m).(type) {
+	case *string:
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return fmt.Errorf("%s must be string", f.Name)
+		}
+		if f.Name == "main_category" {
+			return setCategory(p, v)
+		}
+		v = strings.TrimSpace(v)
+		if n, limit := utf8.RuneCountInString(v), textLimit(f); n > limit {
+			return fmt.Errorf("%s is %d characters, over the limit of %d", f.Name, n, limit)
+		}
+		*p = v
+	case **int:
+		var v int
+		if json.Unmarshal(raw, &v) != nil {
+			return fmt.Errorf("%s must be int", f.Name)
+		}
+		if f.Name == "year" && (v < minYear || v > thisYear+1) {
+			return fmt.Errorf("year %d is outside %d..%d", v, minYear, thisYear+1)
+		}
+		*p = &v
+	case *[]string:
+		var v []string
+		if json.Unmarshal(raw, &v) != nil {
+			return fmt.Errorf("%s must be []string", f.Name)
+		}
+		list, err := cleanList(f.Name, v, listLimit(f.Name))
+		*p = list
+		return err
+	default:
+		return fmt.Errorf("%s has no answer rule", f.Name)
+	}
+	return nil
+}
+
+// setCategory accepts a slug of the category list; empty is unknown.
+func setCategory(dst *string, v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, ok := domain.CategoryBySlug(v); !ok {
+		return fmt.Errorf("main_category %q is not in the category list", truncate(v, 40))
+	}
+	*dst = v
+	return nil
 }
 
 // cleanList trims items, drops empty ones and checks the limits.

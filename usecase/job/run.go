@@ -21,22 +21,10 @@ type run struct {
 // to running and announces the start.
 func (r *Runner[C, E]) claim(ctx context.Context, j Job[C, E]) (*run, error) {
 	r.mu.Lock()
-	if r.cancel != nil || r.stopped {
+	unlock, err := r.takeSlotLocked()
+	if err != nil {
 		r.mu.Unlock()
-		return nil, r.opt.Conflict
-	}
-	unlock := func() {}
-	if r.opt.Lock != nil {
-		u, ok, err := r.opt.Lock.TryLock()
-		if err != nil {
-			r.mu.Unlock()
-			return nil, fmt.Errorf("take the %s lock: %w", r.opt.Name, err)
-		}
-		if !ok {
-			r.mu.Unlock()
-			return nil, r.opt.Conflict
-		}
-		unlock = u
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	rn := &run{ctx: ctx, cancel: cancel, unlock: unlock, done: make(chan struct{})}
@@ -46,6 +34,40 @@ func (r *Runner[C, E]) claim(ctx context.Context, j Job[C, E]) (*run, error) {
 	r.mu.Unlock()
 	r.publish(j.Started)
 	return rn, nil
+}
+
+// takeSlotLocked checks that nothing runs here and takes the cross-process
+// lock; the caller holds r.mu and calls the returned unlock when done.
+func (r *Runner[C, E]) takeSlotLocked() (unlock func(), err error) {
+	if r.cancel != nil || r.stopped {
+		return nil, r.opt.Conflict
+	}
+	if r.opt.Lock == nil {
+		return func() {}, nil
+	}
+	u, ok, err := r.opt.Lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("take the %s lock: %w", r.opt.Name, err)
+	}
+	if !ok {
+		return nil, r.opt.Conflict
+	}
+	return u, nil
+}
+
+// Exclusive runs fn while holding the slot, here and across processes, so
+// no run starts until fn returns: a change a run must not see half-done
+// (the library folders a scan walks). A run going on is the Conflict error
+// and fn does not run.
+func (r *Runner[C, E]) Exclusive(fn func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	unlock, err := r.takeSlotLocked()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
 }
 
 // execute does the work with progress reports and records the outcome.

@@ -3,7 +3,9 @@ package library
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"time"
 
 	"mediateka/domain"
 )
@@ -20,22 +22,27 @@ const (
 // maxIssues bounds one report; Summary still counts every issue.
 const maxIssues = 10000
 
-// Issue is one problem the audit found. MediaID is 0 for a file the
-// catalogue lacks; Path is empty when the record has no file.
+// Issue is one problem the audit found. An issue about an entry names its
+// id, title and path (a series or season without a folder has a
+// "<folder>#…" path); MediaID is 0 and Title empty for a file the
+// catalogue lacks.
 type Issue struct {
 	Kind    string
 	MediaID int64
+	Title   string
 	Path    string
 	Detail  string
 }
 
 // AuditReport is the outcome of an audit: Checked records, the issues
-// (at most maxIssues listed) and how many of each kind.
+// (at most maxIssues listed), how many of each kind, and how long it took
+// by the service's clock.
 type AuditReport struct {
-	Checked int
-	Total   int
-	Issues  []Issue
-	Summary map[string]int
+	Checked  int
+	Total    int
+	Issues   []Issue
+	Summary  map[string]int
+	Duration time.Duration
 }
 
 func (r *AuditReport) add(i Issue) {
@@ -50,8 +57,28 @@ func (r *AuditReport) add(i Issue) {
 // are gone, video files under the roots the catalogue lacks, records
 // without a title (or, for movies and series, a year), records whose
 // parent does not exist, and duplicates. It reads, and stores content
-// hashes for the duplicate search; it changes no record.
+// hashes for the duplicate search; it changes no record. One audit runs at
+// a time: another one meanwhile is ErrAuditRunning.
 func (s *Service) Audit(ctx context.Context) (AuditReport, error) {
+	if !s.auditing.CompareAndSwap(false, true) {
+		return AuditReport{}, domain.ErrAuditRunning
+	}
+	defer s.auditing.Store(false)
+	started := s.opt.Now()
+	rep, err := s.audit(ctx)
+	if err != nil {
+		return AuditReport{}, err
+	}
+	rep.Duration = s.opt.Now().Sub(started)
+	s.publish(domain.AuditCompleted{Total: rep.Total, Checked: rep.Checked, MissingFile: rep.Summary[IssueMissingFile],
+		UnregisteredFile: rep.Summary[IssueUnregisteredFile], Duplicate: rep.Summary[IssueDuplicate],
+		IncompleteMetadata: rep.Summary[IssueIncompleteMetadata], Orphan: rep.Summary[IssueOrphan],
+		DurationMS: rep.Duration.Milliseconds()})
+	return rep, nil
+}
+
+// audit runs the checks in turn.
+func (s *Service) audit(ctx context.Context) (AuditReport, error) {
 	rep := AuditReport{Summary: map[string]int{}}
 	for _, k := range []string{IssueMissingFile, IssueUnregisteredFile, IssueDuplicate, IssueIncompleteMetadata, IssueOrphan} {
 		rep.Summary[k] = 0
@@ -85,10 +112,35 @@ func (s *Service) Audit(ctx context.Context) (AuditReport, error) {
 			rep.add(Issue{Kind: IssueDuplicate, MediaID: id, Detail: fmt.Sprintf("%s as media %d", describeReason(g.reason), g.ids[0])})
 		}
 	}
-	s.publish(domain.AuditCompleted{Total: rep.Total, Checked: rep.Checked, MissingFile: rep.Summary[IssueMissingFile],
-		UnregisteredFile: rep.Summary[IssueUnregisteredFile], Duplicate: rep.Summary[IssueDuplicate],
-		IncompleteMetadata: rep.Summary[IssueIncompleteMetadata], Orphan: rep.Summary[IssueOrphan]})
-	return rep, nil
+	return rep, s.nameIssues(ctx, &rep)
+}
+
+// nameIssues adds the title and path of each listed issue's entry, so a
+// person sees what an issue is about without looking ids up.
+func (s *Service) nameIssues(ctx context.Context, rep *AuditReport) error {
+	var ids []int64
+	for _, i := range rep.Issues {
+		if i.MediaID != 0 {
+			ids = append(ids, i.MediaID)
+		}
+	}
+	byID := make(map[int64]domain.Media, len(ids))
+	for chunk := range slices.Chunk(ids, 500) {
+		entries, err := s.store.ByIDs(ctx, chunk)
+		if err != nil {
+			return fmt.Errorf("audit: name the entries: %w", err)
+		}
+		for _, m := range entries {
+			byID[m.ID] = m
+		}
+	}
+	for k := range rep.Issues {
+		if m, ok := byID[rep.Issues[k].MediaID]; ok {
+			rep.Issues[k].Title = firstOf(m.Title, m.TitleRu, m.TitleOrig)
+			rep.Issues[k].Path = m.Path
+		}
+	}
+	return nil
 }
 
 // auditUnregistered walks the available roots for video files the

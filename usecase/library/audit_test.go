@@ -27,7 +27,7 @@ func TestAuditFindsEveryKindOfIssue(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(e.root, "Фильмы/Untitled.mkv")))
 	e.touch("Новое/Fresh.2024.mkv")
 	dark := e.at("Сериалы/Dark")
-	require.NoError(t, e.store.W.Exec(`UPDATE media SET parent_id = 9999 WHERE id = ?`, dark.ID).Error)
+	e.db.Exec(`UPDATE media SET parent_id = 9999 WHERE id = ?`, dark.ID)
 
 	rep, err := e.svc.Audit(ctx)
 	require.NoError(t, err)

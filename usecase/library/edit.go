@@ -24,11 +24,18 @@ const (
 	maxListItems  = 200
 )
 
-// readOnlyFields are stored but never edited: where the file is, and what
-// the scanner alone knows.
+// readOnlyFields are stored or shown but never edited: the fields the
+// table does not mark editable (where the file is, what the scanner alone
+// knows) and the bookkeeping columns outside the table.
 func readOnlyFields() []string {
-	return []string{"id", "path", "disk_name", "status", "size", "mtime", "modified_at", "edited_fields",
-		"created_at", "updated_at", "children", "content_hash", "title_norm"}
+	ro := []string{"id", "size", "mtime", "modified_at", "edited_fields", "created_at", "updated_at", "children",
+		"content_hash", "title_norm"}
+	for _, f := range domain.MediaFields() {
+		if !f.Is(domain.FieldEditable) {
+			ro = append(ro, f.Name)
+		}
+	}
+	return ro
 }
 
 // Edit applies a person's changes to record id and remembers the fields as
@@ -96,92 +103,58 @@ func editError(problems map[string]string) error {
 }
 
 // applyField sets one field of m. known is false for names that are not
-// editable fields (ignored); why says what is wrong with the value.
+// editable fields (ignored); why says what is wrong with the value. The
+// field's kind picks the rule; a few fields have their own.
 func (s *Service) applyField(ctx context.Context, m *domain.Media, name string, v any) (known bool, why string) {
-	if p := textField(m, name); p != nil {
-		limit := maxTextChars
-		if name == "title" || name == "title_ru" || name == "title_orig" {
-			limit = maxTitleChars
-		}
-		return true, setText(p, v, limit)
-	}
-	if p := listField(m, name); p != nil {
-		return true, setList(p, v)
+	f, ok := domain.MediaFieldNamed(name)
+	if !ok || !f.Is(domain.FieldEditable) {
+		return false, ""
 	}
 	switch name {
-	case "year":
-		return true, setInt(&m.Year, v, 1870, s.opt.Now().Year()+5)
-	case "num_of_seasons", "number":
-		target := &m.NumOfSeasons
-		if name == "number" {
-			target = &m.Number
-		}
-		return true, setInt(target, v, 0, 100000)
-	case "episode_scan_skipped":
-		var n *int
-		why := setInt(&n, v, 0, 1)
-		if why == "" && n != nil {
-			m.EpisodeScanSkipped = *n
-		}
-		return true, why
 	case "media_type":
 		return true, setMediaType(m, v)
 	case "main_category":
 		return true, setCategory(m, v)
-	case "num_episodes_per_season":
-		return true, setIntList(&m.NumEpisodesPerSeason, v)
-	case "rating":
-		return true, setRating(&m.Rating, v)
 	case "parent_id":
 		return true, s.setParent(ctx, m, v)
 	}
-	return false, ""
+	switch p := f.Ref(m).(type) {
+	case *string:
+		limit := maxTextChars
+		if f.Is(domain.FieldSearchable) {
+			limit = maxTitleChars
+		}
+		return true, setText(p, v, limit)
+	case **int:
+		lo, hi := s.intRange(name)
+		return true, setInt(p, v, lo, hi)
+	case *int:
+		lo, hi := s.intRange(name)
+		var n *int
+		why := setInt(&n, v, lo, hi)
+		if why == "" && n != nil {
+			*p = *n
+		}
+		return true, why
+	case *[]string:
+		return true, setList(p, v)
+	case *[]int:
+		return true, setIntList(p, v)
+	case *map[string]float64:
+		return true, setRating(p, v)
+	}
+	return true, "cannot be changed"
 }
 
-func textField(m *domain.Media, name string) *string {
+// intRange is the range a person may set a number field to.
+func (s *Service) intRange(name string) (lo, hi int) {
 	switch name {
-	case "title":
-		return &m.Title
-	case "title_ru":
-		return &m.TitleRu
-	case "title_orig":
-		return &m.TitleOrig
-	case "country":
-		return &m.Country
-	case "plot":
-		return &m.Plot
-	case "atmosphere":
-		return &m.Atmosphere
-	case "why_watch":
-		return &m.WhyWatch
-	case "mood":
-		return &m.Mood
-	case "final_verdict":
-		return &m.FinalVerdict
-	case "can_stop_at":
-		return &m.CanStopAt
-	case "quote":
-		return &m.Quote
+	case "year":
+		return 1870, s.opt.Now().Year() + 5
+	case "episode_scan_skipped":
+		return 0, 1
 	}
-	return nil
-}
-
-func listField(m *domain.Media, name string) *[]string {
-	switch name {
-	case "genres":
-		return &m.Genres
-	case "directors":
-		return &m.Directors
-	case "cast":
-		return &m.Cast
-	case "awards":
-		return &m.Awards
-	case "facts":
-		return &m.Facts
-	case "similar":
-		return &m.Similar
-	}
-	return nil
+	return 0, 100000
 }
 
 func setText(dst *string, v any, limit int) string {

@@ -15,6 +15,7 @@ import (
 	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/library"
 	"mediateka/usecase/textmatch"
 )
@@ -26,7 +27,7 @@ func fixedNow() time.Time { return time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC) }
 type env struct {
 	t      *testing.T
 	root   string
-	store  *sqlstore.Store
+	db     *sqlstoretest.DB
 	media  *sqlstore.Media
 	svc    *library.Service
 	events *recorder
@@ -93,11 +94,9 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "lib")
 	require.NoError(t, os.MkdirAll(root, 0o755))
-	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db", "test.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	media := sqlstore.NewMedia(store, textmatch.Normalize)
-	e := &env{t: t, root: root, store: store, media: media, events: &recorder{}, lock: filepath.Join(dir, "scan.lock")}
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	media := db.Media
+	e := &env{t: t, root: root, db: db, media: media, events: &recorder{}, lock: filepath.Join(dir, "scan.lock")}
 	o := library.Options{Roots: []domain.Root{{Path: root, Disk: "Disk 1"}}, Parser: library.ReleaseParser(fixedNow),
 		Events: e.events, Lock: localfs.NewLock(e.lock), BatchSize: 50}
 	d := envDeps{fs: localfs.FS{}, store: func(s library.Store) library.Store { return s }}
@@ -154,13 +153,8 @@ func (e *env) at(rel string) domain.Media {
 	return m
 }
 
-// writes returns how many rows the writer connection has changed so far.
-func (e *env) writes() int {
-	e.t.Helper()
-	var n int
-	require.NoError(e.t, e.store.W.Raw("SELECT total_changes()").Row().Scan(&n))
-	return n
-}
+// writes changes whenever the store commits a write.
+func (e *env) writes() int64 { return e.db.DataVersion() }
 
 // consistent checks the tree invariants a crash or cancel must not break:
 // every parent exists, episodes hang under seasons and seasons under series.

@@ -25,6 +25,17 @@ type Store interface {
 	SharedSizeFiles(ctx context.Context) ([]domain.FileHash, error)
 	SetContentHashes(ctx context.Context, hashes []domain.FileHash) error
 	CountByType(ctx context.Context) (map[string]map[string]int, error)
+	// CountUnder counts the records under each folder, in order, with a
+	// cost that does not grow with the number of folders.
+	CountUnder(ctx context.Context, prefixes []string) ([]int, error)
+}
+
+// RootStore owns the library folders: every scan and audit reads the
+// current list, and SetRoots replaces it durably, so a change needs no
+// restart. Roots returns a copy.
+type RootStore interface {
+	Roots() []domain.Root
+	SaveRoots(roots []domain.Root) error
 }
 
 // FileSystem is the disk as the scanner and the audit see it. Paths are

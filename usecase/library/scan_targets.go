@@ -29,12 +29,12 @@ type target struct {
 // when Disk is set) or the requested paths, which must be absolute, inside
 // a root and present. Nested paths collapse into the outer one.
 func (s *Service) targets(req ScanRequest) ([]target, error) {
-	if len(s.opt.Roots) == 0 {
+	roots := s.roots.Roots() // a scan keeps the roots it started with
+	if len(roots) == 0 {
 		return nil, domain.ErrNoRoots
 	}
-	roots := s.opt.Roots
 	if req.Disk != "" {
-		roots = slices.DeleteFunc(slices.Clone(roots), func(r domain.Root) bool { return r.Disk != req.Disk })
+		roots = slices.DeleteFunc(roots, func(r domain.Root) bool { return r.Disk != req.Disk })
 		if len(roots) == 0 {
 			return nil, invalidScan("unknown_disk", "disk", "no library folder has this disk name")
 		}

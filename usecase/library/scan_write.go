@@ -9,11 +9,11 @@ import (
 	"mediateka/domain"
 )
 
-// scanColumns are the columns a scan owns on a file record. A column a
-// person edited is left out of every update.
+// scanColumns are the columns a scan owns on a file record: the fields the
+// table marks as scanned, plus the file's size and mtime. A column a person
+// edited is left out of every update.
 func scanColumns() []string {
-	return []string{"disk_name", "title", "title_ru", "title_orig", "year", "main_category", "number",
-		"parent_id", "media_type", "episode_scan_skipped", "status", "size", "mtime"}
+	return append(domain.MediaFieldNames(domain.FieldScanned), "size", "mtime")
 }
 
 // writer is the scan's single writing goroutine: it turns jobs into
@@ -21,6 +21,7 @@ func scanColumns() []string {
 // need, and commits each batch in one transaction.
 type writer struct {
 	run      *scanRun
+	columns  []string         // scanColumns
 	inserted map[string]int64 // containers inserted by this scan
 	pending  map[string]bool  // containers inserted in the open batch
 	batch    []domain.MediaChange
@@ -29,7 +30,7 @@ type writer struct {
 }
 
 func newWriter(run *scanRun) *writer {
-	return &writer{run: run, inserted: map[string]int64{}, pending: map[string]bool{}}
+	return &writer{run: run, columns: scanColumns(), inserted: map[string]int64{}, pending: map[string]bool{}}
 }
 
 // consume writes jobs until in closes, flushing full batches and, so that
@@ -80,7 +81,7 @@ func (w *writer) add(j job) {
 	}
 	m.ID = j.known.id
 	var cols []string
-	for _, c := range scanColumns() {
+	for _, c := range w.columns {
 		if !j.known.isEdited(c) {
 			cols = append(cols, c)
 		}

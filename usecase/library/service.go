@@ -8,6 +8,8 @@ package library
 import (
 	"context"
 	"log/slog"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"mediateka/domain"
@@ -15,9 +17,12 @@ import (
 	"mediateka/usecase/library/release"
 )
 
-// Options configure the service. Only Roots is required.
+// Options configure the service. Only the roots are required.
 type Options struct {
-	// Roots are the library folders of search_dirs.json.
+	// RootStore owns the library folders (search_dirs.json in the server).
+	RootStore RootStore
+	// Roots are the library folders when RootStore is nil (the command
+	// line, tests): a change then lasts as long as the service.
 	Roots []domain.Root
 	// Parser reads release names; nil means release.Parse.
 	Parser Parser
@@ -43,10 +48,14 @@ type Options struct {
 type Service struct {
 	store Store
 	fs    FileSystem
+	roots RootStore
 	opt   Options
 	log   *slog.Logger
 	// scans is the one scan slot.
 	scans *jobrun.Runner[scanCounts, ScanError]
+	// auditing is set while an audit runs: one at a time, since each walks
+	// every folder and reads the whole catalogue.
+	auditing atomic.Bool
 }
 
 // New builds the service; nothing runs until a scan starts.
@@ -69,7 +78,11 @@ func New(store Store, fsys FileSystem, opt Options) *Service {
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = time.Second
 	}
-	return &Service{store: store, fs: fsys, opt: opt, log: opt.Logger, scans: newScanRunner(opt)}
+	roots := opt.RootStore
+	if roots == nil {
+		roots = &memRoots{roots: slices.Clone(opt.Roots)}
+	}
+	return &Service{store: store, fs: fsys, roots: roots, opt: opt, log: opt.Logger, scans: newScanRunner(opt)}
 }
 
 // ReleaseParser adapts the release-name parser to the scanner's Parser;
@@ -103,8 +116,12 @@ type RootStatus struct {
 // folder is reported, never fatal, so an unplugged disk does not stop the
 // server.
 func (s *Service) Roots() []RootStatus {
-	out := make([]RootStatus, 0, len(s.opt.Roots))
-	for _, r := range s.opt.Roots {
+	return s.rootStatuses(s.roots.Roots())
+}
+
+func (s *Service) rootStatuses(roots []domain.Root) []RootStatus {
+	out := make([]RootStatus, 0, len(roots))
+	for _, r := range roots {
 		st := RootStatus{Path: r.Path, Disk: r.Disk, Available: true}
 		info, err := s.fs.Stat(r.Path)
 		switch {

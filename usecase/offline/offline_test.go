@@ -15,8 +15,8 @@ import (
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
-	"mediateka/usecase/textmatch"
 	"mediateka/usecase/offline"
+	"mediateka/usecase/textmatch"
 )
 
 // newCatalog is the real catalogue service over a real SQLite file, holding

@@ -1,0 +1,56 @@
+package mediaorganizer
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
+	"mediateka/repository/localfs"
+	"mediateka/repository/sqlstore"
+	"mediateka/usecase/library"
+	"mediateka/usecase/textmatch"
+)
+
+// heldFS tells when the first folder read starts and holds it until
+// release closes: an audit walking the library stays running meanwhile.
+type heldFS struct {
+	localfs.FS
+	entered, release chan struct{}
+	once             *sync.Once
+}
+
+func (h heldFS) ReadDir(p string) ([]fs.DirEntry, error) {
+	h.once.Do(func() { close(h.entered) })
+	<-h.release
+	return h.FS.ReadDir(p)
+}
+
+func TestAuditAlreadyRunning(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "lib")
+	require.NoError(t, os.MkdirAll(root, 0o755))
+	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db.sqlite"))
+	require.NoError(t, err)
+	defer store.Close()
+	held := heldFS{entered: make(chan struct{}), release: make(chan struct{}), once: &sync.Once{}}
+	lib := library.New(sqlstore.NewMedia(store, textmatch.Normalize), held,
+		library.Options{Roots: []domain.Root{{Path: root, Disk: "D"}}})
+	defer lib.Close()
+	p := New(nil, lib, nil)
+
+	first := make(chan string, 1)
+	go func() { got, _ := p.Handle(adminCtx, "audit the library"); first <- got }()
+	<-held.entered
+	second, err := p.Handle(adminCtx, "проверь библиотеку, аудит")
+	require.NoError(t, err)
+	assert.Equal(t, "Аудит уже идёт — дождитесь, пока он закончится.", second)
+	close(held.release)
+	assert.Contains(t, <-first, "Audit done")
+}
