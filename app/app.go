@@ -1,7 +1,8 @@
-// Package app is the composition root: it builds configuration →
-// repositories → use cases → plugins → delivery, owns the start-up order and
-// shuts everything down in reverse with a deadline. Only this package knows
-// every other one.
+// Package app is the composition root: constructor functions build
+// configuration → repositories → use cases → plugins → delivery, each taking
+// what it needs and returning values, and every long-lived part becomes one
+// component of the lifecycle (lifecycle.go) that Run starts in order and
+// stops in reverse with a deadline. Only this package knows every other one.
 package app
 
 import (
@@ -15,13 +16,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sync/errgroup"
-
 	"mediateka/config"
 	deliveryhttp "mediateka/delivery/http"
 	"mediateka/plugins"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/auth"
+	"mediateka/usecase/textmatch"
 )
 
 // Options are what the command line passes besides the configuration.
@@ -34,21 +34,22 @@ type Options struct {
 	Plugins []plugins.Entry
 }
 
-// App is one running mediateka.
+// App is one mediateka: what New built, and the lifecycle Run drives.
 type App struct {
 	cfg     config.Config
 	log     *slog.Logger
 	logFile io.Closer
+	life    *lifecycle
 	repos   repositories
 	uc      useCases
-	chat    chatParts
+	lib     libraryParts
+	ai      aiParts
+	chat    chatUseCases
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
-	lib     libraryParts
-	// generatedJWT is set when this start created the JWT secret file.
-	generatedJWT bool
-	// stopStreams ends long-lived streams when shutdown begins.
+	// streams ends long-lived streams (and running jobs) when shutdown
+	// begins.
 	streams     context.Context
 	stopStreams context.CancelFunc
 }
@@ -58,6 +59,7 @@ type repositories struct {
 	users    *sqlstore.Users
 	activity *sqlstore.Activity
 	settings *sqlstore.Settings
+	media    *sqlstore.Media
 }
 
 type useCases struct {
@@ -65,7 +67,8 @@ type useCases struct {
 	google *auth.Google
 }
 
-// New builds the whole application; nothing listens until Run.
+// New builds the whole application; nothing listens and no component
+// starts until Run.
 func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 	if opt.Stderr == nil {
 		opt.Stderr = os.Stderr
@@ -73,135 +76,85 @@ func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("create data folder %s: %w", cfg.DataDir, err)
 	}
-	a := &App{cfg: cfg}
-	if err := a.resolveSecrets(); err != nil {
+	cfg, sec, err := resolveSecrets(cfg)
+	if err != nil {
 		return nil, err
 	}
-	log, logFile, err := newLogger(cfg.LogDir, cfg.Log.Level, cfg.Log.MaxSizeMB, cfg.Log.MaxBackups, opt.Stderr, a.secrets())
+	log, logFile, err := newLogger(cfg.LogDir, cfg.Log.Level, cfg.Log.MaxSizeMB, cfg.Log.MaxBackups, opt.Stderr, secretValues(cfg, sec.keyMaster))
 	if err != nil {
 		return nil, fmt.Errorf("open log folder %s: %w", cfg.LogDir, err)
 	}
-	a.log, a.logFile = log, logFile
-	if a.generatedJWT {
-		a.log.Warn("JWT_SECRET is not set: generated one and stored it in the data folder", "file", filepath.Join(cfg.DataDir, "jwt_secret"))
-	}
-	for _, w := range opt.Warnings {
-		a.log.Warn("config: " + w)
-	}
+	a := &App{cfg: cfg, log: log, logFile: logFile, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D())}
+	sec.report(cfg, log, opt.Warnings)
 	a.streams, a.stopStreams = context.WithCancel(context.Background())
-	if err := a.build(ctx, opt); err != nil {
+	if err := a.build(ctx, opt, sec.keyMaster); err != nil {
 		a.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *App) build(ctx context.Context, opt Options) error {
-	if err := a.newRepositories(ctx); err != nil {
+// build calls the constructors in data-flow order, adding each long-lived
+// part to the lifecycle as soon as it exists, so a later failure still
+// stops it (New calls Close).
+func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
+	var err error
+	if a.repos, err = newRepositories(ctx, a.cfg); err != nil {
 		return err
 	}
-	if err := a.newUseCases(ctx); err != nil {
+	if a.uc, err = newUseCases(ctx, a.cfg, a.repos, a.log); err != nil {
 		return err
 	}
-	if err := a.newAIModel(); err != nil {
+	if a.lib, err = newLibrary(a.cfg, a.repos, a.log); err != nil {
 		return err
 	}
-	a.newClassify()
-	a.newPlugins(ctx, opt.Plugins)
-	if err := a.newChatUseCases(ctx); err != nil {
+	a.life.add(a.lib.components()...)
+	if a.ai, err = newAIModel(a.cfg, a.repos, keyMaster, a.lib.catalog, a.log); err != nil {
 		return err
 	}
-	return a.newDelivery(opt.Version)
+	var afterScans bool
+	a.lib.classify, afterScans = newClassify(a.cfg, a.repos, a.ai.model, a.lib, a.streams, a.log)
+	a.life.add(closer("classification job", a.lib.classify.Close))
+	if afterScans {
+		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))
+	}
+	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, a.log))
+	a.life.add(pluginComponent(a.plugins))
+	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, a.log); err != nil {
+		return err
+	}
+	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat)
+	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
+	return err
 }
 
-// resolveSecrets fills JWT_SECRET from the data folder when unset: there is
-// no built-in default secret.
-func (a *App) resolveSecrets() error {
-	if err := a.resolveKeyMaster(); err != nil {
-		return err
-	}
-	if a.cfg.JWTSecret != "" {
-		return nil
-	}
-	secret, created, err := loadOrCreateSecret(filepath.Join(a.cfg.DataDir, "jwt_secret"), 32)
+func newRepositories(ctx context.Context, cfg config.Config) (repositories, error) {
+	store, err := sqlstore.Open(ctx, cfg.DBPath())
 	if err != nil {
-		return err
+		return repositories{}, err
 	}
-	a.cfg.JWTSecret = secret
-	a.generatedJWT = created
-	return nil
+	return repositories{store: store, users: sqlstore.NewUsers(store),
+		activity: sqlstore.NewActivity(store), settings: sqlstore.NewSettings(store),
+		media: sqlstore.NewMedia(store, textmatch.Normalize)}, nil
 }
 
-// secrets lists the configured secret values the log redactor scrubs.
-func (a *App) secrets() []string {
-	return []string{a.cfg.JWTSecret, a.cfg.AdminPassword, a.cfg.GoogleOAuth.ClientSecret,
-		a.cfg.TorrentClient.Password, a.cfg.TelegramBotToken, a.chat.keyMaster}
-}
-
-func (a *App) newRepositories(ctx context.Context) error {
-	store, err := sqlstore.Open(ctx, a.cfg.DBPath())
-	if err != nil {
-		return err
-	}
-	a.repos = repositories{store: store, users: sqlstore.NewUsers(store),
-		activity: sqlstore.NewActivity(store), settings: sqlstore.NewSettings(store)}
-	a.newLibraryRepository()
-	return nil
-}
-
-func (a *App) newUseCases(ctx context.Context) error {
-	svc, err := auth.New(a.repos.users, a.repos.activity, auth.Options{
-		Secret: []byte(a.cfg.JWTSecret), TokenTTL: a.cfg.Auth.TokenTTL.D(),
-		MaxFailedPerMinute: a.cfg.Auth.MaxFailedPerMinute, Logger: a.log,
+func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log *slog.Logger) (useCases, error) {
+	svc, err := auth.New(repos.users, repos.activity, auth.Options{
+		Secret: []byte(cfg.JWTSecret), TokenTTL: cfg.Auth.TokenTTL.D(),
+		MaxFailedPerMinute: cfg.Auth.MaxFailedPerMinute, Logger: log,
 	})
 	if err != nil {
-		return err
+		return useCases{}, err
 	}
-	if err := svc.Bootstrap(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword, a.cfg.DataDir); err != nil {
-		return err
+	if err := svc.Bootstrap(ctx, cfg.AdminEmail, cfg.AdminPassword, cfg.DataDir); err != nil {
+		return useCases{}, err
 	}
-	g := a.cfg.GoogleOAuth
-	a.uc = useCases{auth: svc, google: auth.NewGoogle(svc, a.repos.users, auth.GoogleConfig{
+	g := cfg.GoogleOAuth
+	return useCases{auth: svc, google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
 		ClientID: g.ClientID, ClientSecret: g.ClientSecret, RedirectURI: g.RedirectURI,
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
-		AllowedEmails: g.AllowedEmails, StateTTL: a.cfg.Auth.OAuthStateTTL.D(),
-	})}
-	if err := a.newLibraryUseCases(); err != nil {
-		return err
-	}
-	return nil
-}
-
-func (a *App) newPlugins(ctx context.Context, entries []plugins.Entry) {
-	if entries == nil {
-		entries = plugins.Builtins()
-	}
-	a.plugins = plugins.NewManager(entries, a.pluginDeps(), plugins.Options{
-		Disabled: a.cfg.PluginDisabled, ConfigDir: a.cfg.PluginConfigDir, Logger: a.log,
-	})
-	a.plugins.Load(ctx)
-}
-
-func (a *App) newDelivery(version string) error {
-	deps := deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google, Chat: a.chat.chat, Admin: a.chat.admin, Keys: a.chat.keys}
-	a.libraryDelivery(&deps)
-	a.http = deliveryhttp.New(deps, deliveryhttp.Options{
-		Version: version, JWTSecret: []byte(a.cfg.JWTSecret), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
-		ReadTimeout: a.cfg.HTTP.ReadTimeout.D(), IndexPath: a.cfg.IndexPath, Logger: a.log, Shutdown: a.streams,
-		WriteTimeout: a.cfg.HTTP.WriteTimeout.D(), IdleTimeout: a.cfg.HTTP.IdleTimeout.D(),
-	})
-	if !a.cfg.UseSSL {
-		return nil
-	}
-	t, created, err := tlsConfig(a.cfg.TLSCert, a.cfg.TLSKey, a.cfg.DataDir)
-	if err != nil {
-		return err
-	}
-	if created {
-		a.log.Warn("USE_SSL is on without tls_cert: serving a self-signed certificate", "dir", filepath.Join(a.cfg.DataDir, "tls"))
-	}
-	a.tls = t
-	return nil
+		AllowedEmails: g.AllowedEmails, StateTTL: cfg.Auth.OAuthStateTTL.D(),
+	})}, nil
 }
 
 // HTTP exposes the delivery (tests mount extra routes on it).
@@ -211,30 +164,13 @@ func (a *App) HTTP() *deliveryhttp.Server { return a.http }
 func (a *App) Logger() *slog.Logger { return a.log }
 
 // Run serves on ln (or on the configured address when ln is nil) until ctx
-// ends, then shuts down gracefully: streams are told to end, in-flight
-// requests get until the shutdown deadline, plugins stop, the database
-// closes.
+// ends, then shuts down gracefully: the components stop in reverse (the
+// HTTP server first: streams are told to end and in-flight requests get
+// until the shutdown deadline; then plugins, event subscribers and jobs),
+// and the database and the log file close last.
 func (a *App) Run(ctx context.Context, ln net.Listener) error {
-	if ln == nil {
-		var err error
-		if ln, err = net.Listen("tcp", a.cfg.Addr()); err != nil {
-			return fmt.Errorf("listen on %s: %w", a.cfg.Addr(), err)
-		}
-	}
-	if a.tls != nil {
-		ln = tls.NewListener(ln, a.tls)
-	}
-	a.plugins.Start(ctx)
-	scheme := map[bool]string{true: "https", false: "http"}[a.tls != nil]
-	a.log.Info("mediateka listening", "addr", scheme+"://"+ln.Addr().String())
-
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return a.http.Serve(ln) })
-	g.Go(func() error {
-		<-gctx.Done()
-		return a.shutdown()
-	})
-	err := g.Wait()
+	a.life.add(a.serverComponent(ln))
+	err := a.life.run(ctx)
 	a.Close()
 	if errors.Is(err, context.Canceled) {
 		return nil
@@ -242,23 +178,46 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func (a *App) shutdown() error {
-	a.log.Info("shutting down")
-	a.stopStreams()
-	deadline := a.cfg.HTTP.ShutdownTimeout.D()
-	err := a.http.App().ShutdownWithTimeout(deadline)
-	pctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	a.plugins.Shutdown(pctx)
-	return err
+// serverComponent is the HTTP server. It comes last, being the one part
+// that needs Run's listener, and the last to start is the first to stop,
+// so no request reaches a part that has stopped.
+func (a *App) serverComponent(ln net.Listener) component {
+	// serve reads ln when it runs, after Start has opened or wrapped it.
+	serve := func(context.Context) error { return a.http.Serve(ln) }
+	halt := func(ctx context.Context) error {
+		a.stopStreams()
+		return a.http.App().ShutdownWithContext(ctx)
+	}
+	c := a.life.background("http server", serve, halt)
+	startServing := c.Start
+	c.Start = func(ctx context.Context) error {
+		if ln == nil {
+			var err error
+			if ln, err = net.Listen("tcp", a.cfg.Addr()); err != nil {
+				return fmt.Errorf("listen on %s: %w", a.cfg.Addr(), err)
+			}
+		}
+		if a.tls != nil {
+			ln = tls.NewListener(ln, a.tls)
+		}
+		scheme := map[bool]string{true: "https", false: "http"}[a.tls != nil]
+		a.log.Info("mediateka listening", "addr", scheme+"://"+ln.Addr().String())
+		return startServing(ctx)
+	}
+	return c
 }
 
-// Close releases the database and the log file; Run calls it on the way out.
+// Close stops every component Run has not stopped (all of them when Run
+// never ran: a job started through the in-memory transport must end before
+// the database closes), then closes the database and the log file. Run
+// calls it on the way out.
 func (a *App) Close() {
 	if a.stopStreams != nil {
 		a.stopStreams()
 	}
-	a.closeLibrary()
+	if a.life != nil {
+		a.life.close()
+	}
 	if a.repos.store != nil {
 		if err := a.repos.store.Close(); err != nil && a.log != nil {
 			a.log.Error("close database", "err", err)
@@ -269,4 +228,55 @@ func (a *App) Close() {
 		_ = a.logFile.Close()
 		a.logFile = nil
 	}
+}
+
+// closer is a component for a part that runs on demand and has only a
+// Close (a job, a batching writer): Start has nothing to do, Stop closes.
+func closer(name string, closeFn func()) component {
+	return component{Name: name,
+		Start: func(context.Context) error { return nil },
+		Stop:  func(context.Context) error { closeFn(); return nil },
+	}
+}
+
+// startSecrets are the secrets resolved before the logger exists, so the
+// logger can scrub them, and what was generated on this start.
+type startSecrets struct {
+	keyMaster       string
+	generatedMaster bool
+	generatedJWT    bool
+}
+
+// resolveSecrets reads (or creates) the key-store master secret and fills
+// JWT_SECRET from the data folder when unset: there is no built-in
+// default secret.
+func resolveSecrets(cfg config.Config) (config.Config, startSecrets, error) {
+	var sec startSecrets
+	var err error
+	sec.keyMaster, sec.generatedMaster, err = loadOrCreateSecret(filepath.Join(cfg.DataDir, keyMasterFile), 32)
+	if err != nil || cfg.JWTSecret != "" {
+		return cfg, sec, err
+	}
+	cfg.JWTSecret, sec.generatedJWT, err = loadOrCreateSecret(filepath.Join(cfg.DataDir, "jwt_secret"), 32)
+	return cfg, sec, err
+}
+
+// report logs what this start generated and the config warnings.
+func (sec startSecrets) report(cfg config.Config, log *slog.Logger, warnings []string) {
+	if sec.generatedJWT {
+		log.Warn("JWT_SECRET is not set: generated one and stored it in the data folder", "file", filepath.Join(cfg.DataDir, "jwt_secret"))
+	}
+	if sec.generatedMaster {
+		log.Info("generated the secret that encrypts stored API keys; back it up with the database",
+			"key_file", filepath.Join(cfg.DataDir, keyMasterFile))
+	}
+	for _, w := range warnings {
+		log.Warn("config: " + w)
+	}
+}
+
+// secretValues lists the configured secret values the log redactor scrubs.
+func secretValues(cfg config.Config, keyMaster string) []string {
+	return []string{cfg.JWTSecret, cfg.AdminPassword, cfg.GoogleOAuth.ClientSecret,
+		cfg.TorrentClient.Password, cfg.TelegramBotToken, keyMaster}
 }

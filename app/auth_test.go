@@ -19,6 +19,7 @@ import (
 )
 
 func TestFirstStartCreatesAdminWithPasswordFile(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	path := filepath.Join(ta.cfg.DataDir, "initial_admin_password")
 	info, err := os.Stat(path)
@@ -43,6 +44,7 @@ func TestFirstStartCreatesAdminWithPasswordFile(t *testing.T) {
 }
 
 func TestAdminFromEnvironmentAndNoOverwrite(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, map[string]string{"ADMIN_EMAIL": "boss@example.org", "ADMIN_PASSWORD": "correct horse battery"})
 	_, err := os.Stat(filepath.Join(ta.cfg.DataDir, "initial_admin_password"))
 	assert.True(t, os.IsNotExist(err), "no generated admin when ADMIN_EMAIL is set")
@@ -65,6 +67,7 @@ func TestAdminFromEnvironmentAndNoOverwrite(t *testing.T) {
 }
 
 func TestLoginFailuresAndThrottle(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	resp, body := ta.do(t, "POST", "/api/auth/login", "", map[string]string{"email": "admin@localhost"})
 	assert.Equal(t, 400, resp.StatusCode)
@@ -93,6 +96,7 @@ func TestLoginFailuresAndThrottle(t *testing.T) {
 }
 
 func TestTokensThatMustNotPass(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	good := ta.login(t, "admin@localhost", ta.initialPassword(t))
 	resp, _ := ta.do(t, "GET", "/api/auth/me", good, nil)
@@ -132,6 +136,7 @@ func TestTokensThatMustNotPass(t *testing.T) {
 }
 
 func TestRolesAndLiveUserReload(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	srv := ta.HTTP()
 	srv.Router().Get("/api/test-admin", srv.RequireUser(), srv.RequireAdmin(), func(c *fiber.Ctx) error { return c.SendString("ok") })
@@ -161,6 +166,7 @@ func TestRolesAndLiveUserReload(t *testing.T) {
 }
 
 func TestLoginIsRecordedInActivity(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	ta.login(t, "admin@localhost", ta.initialPassword(t))
 	rows, err := ta.repos.activity.ForUser(context.Background(), 1, 10)

@@ -12,6 +12,7 @@ import (
 // refusal in the message's language and nothing starts; the same words
 // from an admin start the scan.
 func TestChatRefusesAdminActionsToUsers(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 

@@ -33,6 +33,7 @@ func geminiEnv(fake *aifake.Gemini) map[string]string {
 }
 
 func TestEveryNewEndpointNeedsAToken(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	admin, user := ta.tokens(t)
 	routes := []struct {
@@ -72,6 +73,7 @@ func TestEveryNewEndpointNeedsAToken(t *testing.T) {
 }
 
 func TestOfflineChatByDefault(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	_, user := ta.tokens(t)
 	resp, body := ta.do(t, "POST", "/api/chat", user, map[string]any{"message": "Есть ли у меня Матрица?", "history": []any{}})
@@ -92,6 +94,7 @@ func TestOfflineChatByDefault(t *testing.T) {
 }
 
 func TestChatValidationOverHTTP(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, map[string]string{"MEDIATEKA_CHAT__MAX_MESSAGE_CHARS": "10"})
 	_, user := ta.tokens(t)
 	history := make([]map[string]string, 51)
@@ -160,6 +163,7 @@ func chainPlugins() []plugins.Entry {
 }
 
 func TestPluginChainOrderFailuresAndSwitches(t *testing.T) {
+	t.Parallel()
 	ta := newTestAppWith(t, nil, chainPlugins())
 	admin, user := ta.tokens(t)
 	ask := func(msg string) map[string]any {
@@ -190,6 +194,7 @@ func TestPluginChainOrderFailuresAndSwitches(t *testing.T) {
 }
 
 func TestDisabledPluginsOverHTTP(t *testing.T) {
+	t.Parallel()
 	ta := newTestAppWith(t, map[string]string{"DISABLED_PLUGINS": " Telegram ,rag"}, chainPlugins())
 	admin, user := ta.tokens(t)
 	resp, body := ta.do(t, "POST", "/api/chat", user, map[string]any{"message": "hello"})
@@ -245,6 +250,7 @@ func readChatEvents(t *testing.T, sc *bufio.Scanner) []map[string]any {
 }
 
 func TestChatStreamsServerSentEvents(t *testing.T) {
+	t.Parallel()
 	fake := aifake.NewGemini(t)
 	fake.SetReply("Посмотрите «Сталкер» Тарковского.")
 	fake.SetChunks(4)
@@ -289,6 +295,7 @@ func TestChatStreamsServerSentEvents(t *testing.T) {
 }
 
 func TestShutdownEndsAChatStream(t *testing.T) {
+	t.Parallel()
 	fake := aifake.NewGemini(t)
 	fake.SetReply("one two three four")
 	fake.SetChunks(4)

@@ -64,6 +64,7 @@ func (la *libApp) entry(t *testing.T, id int64) map[string]any {
 }
 
 func TestClassifyFillsMissingFieldsAndKeepsEdits(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	la.put(t, map[string]string{
 		"Фильмы/Фантастика/The.Matrix.1999.1080p.mkv": "m",
@@ -128,6 +129,7 @@ func TestClassifyFillsMissingFieldsAndKeepsEdits(t *testing.T) {
 }
 
 func TestClassifyWritesNothingFromABadAnswer(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	answers := map[string]string{
 		"Broken":   `{"title_ru": "Сломано", "year": 19`,
@@ -189,6 +191,7 @@ func TestClassifyWritesNothingFromABadAnswer(t *testing.T) {
 }
 
 func TestClassifyByIDs(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	la.put(t, map[string]string{"Фильмы/One.2001.mkv": "1", "Фильмы/Two.2002.mkv": "2", "Сериалы/Show/Show.S01E01.mkv": "e"})
 	la.scan(t)
@@ -222,6 +225,7 @@ func TestClassifyByIDs(t *testing.T) {
 }
 
 func TestClassifyRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("no model", func(t *testing.T) {
 		la := newLibApp(t, nil)
 		la.put(t, map[string]string{"Фильмы/Боевики/Heat.1995.mkv": "h"})
@@ -266,6 +270,7 @@ func TestClassifyRefusals(t *testing.T) {
 }
 
 func TestClassifyModelFailuresLeaveEntriesAlone(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	la.put(t, map[string]string{"Фильмы/A.2001.mkv": "a", "Фильмы/B.2002.mkv": "b"})
 	la.scan(t)
@@ -300,17 +305,29 @@ func TestClassifyModelFailuresLeaveEntriesAlone(t *testing.T) {
 	assert.EqualValues(t, 2, st["indexed"])
 }
 
+// TestClassifyAfterScanWhenEnabled also checks that New starts nothing: a
+// scan finished before Run started the subscriber classifies nothing.
 func TestClassifyAfterScanWhenEnabled(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, map[string]string{"MEDIATEKA_AI__CLASSIFY_AFTER_SCAN": "true"})
 	fake.SetReply(matrixAnswer)
 	la.put(t, map[string]string{"Фильмы/The.Matrix.1999.mkv": "m"})
 	la.scan(t)
 	id := la.idOf(t, "Фильмы/The.Matrix.1999.mkv")
+	time.Sleep(300 * time.Millisecond)
+	_, st := la.do(t, "GET", "/api/media-admin/classify/status", la.admin, nil)
+	assert.Equal(t, "idle", st["state"], "no classification before Run")
+	assert.Empty(t, fake.Requests(), "the model was not asked before Run")
+
+	_, stop := runOnLoopback(t, la.testApp)
+	defer func() { require.NoError(t, stop()) }()
+	la.scan(t)
 	require.Eventually(t, func() bool { return la.entry(t, id)["title_ru"] == "Матрица" }, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, "completed", la.waitClassify(t)["state"])
 }
 
 func TestClassifyThroughAnOpenAICompatibleServer(t *testing.T) {
+	t.Parallel()
 	fake := aifake.NewOpenAI(t)
 	fake.SetReply(matrixAnswer)
 	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_AI__PROVIDER": "openai", "MEDIATEKA_AI__BASE_URL": fake.URL(),
@@ -330,6 +347,7 @@ func TestClassifyThroughAnOpenAICompatibleServer(t *testing.T) {
 }
 
 func TestShutdownCancelsAClassification(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	la.put(t, map[string]string{"Фильмы/Slow.2001.mkv": "s", "Фильмы/Later.2002.mkv": "l"})
 	la.scan(t)

@@ -61,6 +61,7 @@ func assertNoSecret(t *testing.T, ta *testApp, tr *transcript, secrets ...string
 }
 
 func TestKeysCRUDIsMaskedAndEncryptedAtRest(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	admin, _ := ta.tokens(t)
 	tr := &transcript{}
@@ -122,6 +123,7 @@ func TestKeysCRUDIsMaskedAndEncryptedAtRest(t *testing.T) {
 }
 
 func TestKeyRotationOverHTTP(t *testing.T) {
+	t.Parallel()
 	fake := aifake.NewGemini(t)
 	ta := newTestApp(t, geminiEnv(fake))
 	admin, user := ta.tokens(t)
@@ -173,6 +175,7 @@ func TestKeyRotationOverHTTP(t *testing.T) {
 }
 
 func TestSystemInstructionAndHistoryReachTheModel(t *testing.T) {
+	t.Parallel()
 	fake := aifake.NewGemini(t)
 	ta := newTestApp(t, geminiEnv(fake))
 	admin, user := ta.tokens(t)
@@ -211,6 +214,7 @@ func TestSystemInstructionAndHistoryReachTheModel(t *testing.T) {
 }
 
 func TestPluginAdminAndRestart(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	admin, _ := ta.tokens(t)
 	resp, list := ta.doList(t, "GET", "/api/admin/plugins", admin)

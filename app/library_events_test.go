@@ -48,6 +48,7 @@ func readEvents(body *bufio.Reader, ch chan<- sseEvent) {
 }
 
 func TestEventsStreamScanAndAuditInOrder(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	addr, stop := runOnLoopback(t, la.testApp)
@@ -124,6 +125,7 @@ func TestEventsStreamScanAndAuditInOrder(t *testing.T) {
 }
 
 func TestLibraryFolderProblemsAtStart(t *testing.T) {
+	t.Parallel()
 	gone := filepath.Join(t.TempDir(), "unplugged")
 	la := newLibApp(t, func(root string) any {
 		return []any{map[string]string{"path": root, "disk": "Disk 1"}, gone}
@@ -140,6 +142,7 @@ func TestLibraryFolderProblemsAtStart(t *testing.T) {
 }
 
 func TestInvalidSearchDirsStopsStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "search_dirs.json"), []byte(`{"dirs": ["relative/path"]}`), 0o600))
 	env := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
@@ -151,6 +154,7 @@ func TestInvalidSearchDirsStopsStart(t *testing.T) {
 }
 
 func TestNoSearchDirsMeansNoScan(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	assert.Contains(t, ta.stderr.String(), "search_dirs.json")
 	token := ta.login(t, "admin@localhost", ta.initialPassword(t))
@@ -160,6 +164,7 @@ func TestNoSearchDirsMeansNoScan(t *testing.T) {
 }
 
 func TestCommandLineScanIsSeenByTheServer(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	st, err := Scan(context.Background(), la.cfg, library.ScanRequest{}, time.Second, nil)
@@ -181,6 +186,7 @@ func TestCommandLineScanIsSeenByTheServer(t *testing.T) {
 }
 
 func TestMediaOrganizerAnswersInTheChatChain(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	la.scan(t)
@@ -196,6 +202,7 @@ func TestMediaOrganizerAnswersInTheChatChain(t *testing.T) {
 // with no AI model configured: the answer must name the real catalogue
 // entry, in the language of the question.
 func TestOfflineAssistantAnswersFromTheCatalogue(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	la.scan(t)

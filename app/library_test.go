@@ -27,6 +27,7 @@ func libraryFiles() map[string]string {
 }
 
 func TestScanThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 
@@ -64,6 +65,7 @@ func TestScanThroughTheAPI(t *testing.T) {
 }
 
 func TestScanRequestsThatAreRefused(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, map[string]string{"a.mkv": "a"})
 	outside := t.TempDir()
@@ -134,6 +136,7 @@ func checkCatalogueEndpoints(t *testing.T, la *libApp) {
 // TestCatalogueReadEndpoints runs the read-only catalogue checks on one
 // scanned library (building an app per check would only repeat the scan).
 func TestCatalogueReadEndpoints(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	la.scan(t)
@@ -144,6 +147,7 @@ func TestCatalogueReadEndpoints(t *testing.T) {
 }
 
 func TestByTitleAndSearchHistory(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	la.scan(t)
@@ -312,6 +316,7 @@ func checkSubtitlesEndpoints(t *testing.T, la *libApp) {
 }
 
 func TestEditThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, libraryFiles())
 	la.scan(t)
@@ -360,6 +365,7 @@ func TestEditThroughTheAPI(t *testing.T) {
 }
 
 func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	files := libraryFiles()
 	files["Фильмы/Copy/The Matrix (1999).avi"] = "0123456789"
@@ -399,6 +405,7 @@ func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
 }
 
 func TestOddFileNamesThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, map[string]string{
 		"Фильмы/Bad\xff\xfeName.2001.mkv": "odd bytes",

@@ -120,6 +120,7 @@ func callback(t *testing.T, ta *testApp, code, state string, cookie *http.Cookie
 }
 
 func TestGoogleSignInEndToEnd(t *testing.T) {
+	t.Parallel()
 	ta, f := newOAuthApp(t)
 	f.issue("code-anna", "anna@example.org", true)
 	state, cookie := begin(t, ta, f.URL)
@@ -143,6 +144,7 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 }
 
 func TestGoogleSignInRefusals(t *testing.T) {
+	t.Parallel()
 	ta, f := newOAuthApp(t)
 	f.issue("code-unverified", "anna@example.org", false)
 	f.issue("code-stranger", "stranger@example.org", true)
@@ -174,6 +176,7 @@ func TestGoogleSignInRefusals(t *testing.T) {
 }
 
 func TestGoogleSignInNotConfigured(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	resp, body := ta.do(t, "GET", "/api/auth/google", "", nil)
 	assert.Equal(t, 404, resp.StatusCode)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestLibraryRootsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	la.put(t, map[string]string{"Фильмы/Heat.1995.mkv": "heat"})
 	la.scan(t)
@@ -46,6 +47,7 @@ func TestLibraryRootsThroughTheAPI(t *testing.T) {
 }
 
 func TestLibraryRootsRefusals(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	before, err := os.ReadFile(la.cfg.SearchDirsPath())
 	require.NoError(t, err)

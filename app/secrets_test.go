@@ -16,6 +16,7 @@ import (
 // logins (right and wrong), a token in the URL, Google sign-in with its client
 // secret, and a careless log call — then reads both the log file and stderr.
 func TestNoSecretInLogs(t *testing.T) {
+	t.Parallel()
 	f := newFakeGoogle(t)
 	ta := newTestApp(t, map[string]string{
 		"JWT_SECRET":                            "jwt-secret-value-0123456789",

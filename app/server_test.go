@@ -19,6 +19,7 @@ import (
 )
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	resp, body := ta.do(t, "GET", "/healthz", "", nil)
 	assert.Equal(t, 200, resp.StatusCode)
@@ -27,6 +28,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestErrorBodies(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	ta.HTTP().Router().Get("/api/test-panic", func(*fiber.Ctx) error { panic("secret internals: SELECT * FROM users") })
 
@@ -50,6 +52,7 @@ func TestErrorBodies(t *testing.T) {
 }
 
 func TestBodyOverLimitIs413(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	addr, stop := runOnLoopback(t, ta)
 	defer func() { _ = stop() }()
@@ -69,6 +72,7 @@ func TestBodyOverLimitIs413(t *testing.T) {
 }
 
 func TestRequestIDIsEchoedWhenSane(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	req, _ := http.NewRequest("GET", "/healthz", nil)
 	req.Header.Set("X-Request-ID", "client-chosen-42")
@@ -78,6 +82,7 @@ func TestRequestIDIsEchoedWhenSane(t *testing.T) {
 }
 
 func TestHomePageAndIndexPath(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	req, _ := http.NewRequest("GET", "/", nil)
 	resp, err := ta.HTTP().App().Test(req)
@@ -123,6 +128,7 @@ func runOnLoopback(t testing.TB, ta *testApp) (string, func() error) {
 }
 
 func TestGracefulShutdownFinishesInFlightRequest(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	started := make(chan struct{})
 	ta.HTTP().Router().Get("/api/test-slow", func(c *fiber.Ctx) error {
@@ -151,6 +157,7 @@ func TestGracefulShutdownFinishesInFlightRequest(t *testing.T) {
 }
 
 func TestShutdownEndsLongLivedStreams(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	streams := ta.streams
 	ta.HTTP().Router().Get("/api/test-stream", func(c *fiber.Ctx) error {
@@ -180,6 +187,7 @@ func TestShutdownEndsLongLivedStreams(t *testing.T) {
 }
 
 func TestUseSSLServesHTTPSWithSelfSignedCertificate(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, map[string]string{"USE_SSL": "1"})
 	addr, stop := runOnLoopback(t, ta)
 	defer func() { _ = stop() }()

@@ -3,8 +3,9 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"log/slog"
 
+	"mediateka/config"
 	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/aimodel/gemini"
@@ -13,6 +14,7 @@ import (
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/admin"
 	"mediateka/usecase/apikey"
+	"mediateka/usecase/catalog"
 	"mediateka/usecase/chat"
 	"mediateka/usecase/offline"
 )
@@ -21,64 +23,52 @@ import (
 // JWT_SECRET, so rotating that never loses the stored keys.
 const keyMasterFile = "secret.key"
 
-// chatParts are the pieces of the chat capability: the key store, the model
-// behind the chat, and the use cases delivery calls.
-type chatParts struct {
-	keyMaster       string
-	generatedMaster bool
-	keys            *apikey.Service
-	model           domain.AIModel
-	prober          plugins.StreamProber
-	chat            *chat.Service
-	admin           *admin.Service
+// aiParts are what the chat and the plugins share: the key store, the model
+// behind the chat and the ffprobe prober (nil when ffprobe is missing).
+type aiParts struct {
+	keys   *apikey.Service
+	model  domain.AIModel
+	prober plugins.StreamProber
 }
 
-// resolveKeyMaster reads <data>/secret.key, creating it (mode 0600) on the
-// first start. It runs before the logger exists so the logger can scrub it.
-func (a *App) resolveKeyMaster() error {
-	secret, created, err := loadOrCreateSecret(filepath.Join(a.cfg.DataDir, keyMasterFile), 32)
-	if err != nil {
-		return err
-	}
-	a.chat.keyMaster, a.chat.generatedMaster = secret, created
-	return nil
+// chatUseCases are the chat and plugin-admin use cases delivery calls.
+type chatUseCases struct {
+	chat  *chat.Service
+	admin *admin.Service
 }
 
-// newAIModel builds the key store, the model the config names and the
-// ffprobe prober, all of which plugins receive.
-func (a *App) newAIModel() error {
-	if a.chat.generatedMaster {
-		a.log.Info("generated the secret that encrypts stored API keys; back it up with the database",
-			"key_file", filepath.Join(a.cfg.DataDir, keyMasterFile))
-	}
-	repo, err := sqlstore.NewAPIKeys(a.repos.store, []byte(a.chat.keyMaster))
+// newAIModel builds the key store (encrypted with keyMaster), the model the
+// config names and the ffprobe prober.
+func newAIModel(cfg config.Config, repos repositories, keyMaster string, cat *catalog.Service, log *slog.Logger) (aiParts, error) {
+	repo, err := sqlstore.NewAPIKeys(repos.store, []byte(keyMaster))
 	if err != nil {
-		return err
+		return aiParts{}, err
 	}
-	a.chat.keys = apikey.New(repo, apikey.Options{Cooldown: a.cfg.AI.KeyCooldown.D(), Logger: a.log})
-	if a.chat.model, err = a.aiModel(); err != nil {
-		return err
+	var ai aiParts
+	ai.keys = apikey.New(repo, apikey.Options{Cooldown: cfg.AI.KeyCooldown.D(), Logger: log})
+	if ai.model, err = aiModel(cfg, ai.keys, cat, log); err != nil {
+		return aiParts{}, err
 	}
-	a.log.Info("chat model", "model", a.chat.model.Name())
+	log.Info("chat model", "model", ai.model.Name())
 	if p, err := ffprobe.New("", 0); err == nil {
-		a.chat.prober = p
+		ai.prober = p
 	} else {
-		a.log.Warn("ffprobe is not installed: media_layer cannot read audio tracks (install the ffmpeg package)")
+		log.Warn("ffprobe is not installed: media_layer cannot read audio tracks (install the ffmpeg package)")
 	}
-	return nil
+	return ai, nil
 }
 
 // aiModel is the model config ai names: a provider client with rotating
 // keys, or the offline assistant, which answers from the catalogue.
-func (a *App) aiModel() (domain.AIModel, error) {
-	ai := a.cfg.AI
+func aiModel(cfg config.Config, keys *apikey.Service, cat *catalog.Service, log *slog.Logger) (domain.AIModel, error) {
+	ai := cfg.AI
 	switch ai.Provider {
 	case "gemini":
 		c, err := gemini.New(gemini.Config{BaseURL: ai.BaseURL, Model: ai.Model, Timeout: ai.Timeout.D()})
 		if err != nil {
 			return nil, fmt.Errorf("ai: %w", err)
 		}
-		return a.chat.keys.Model(c, false), nil
+		return keys.Model(c, false), nil
 	case "openai":
 		c, err := openai.New(openai.Config{BaseURL: ai.BaseURL, Model: ai.Model, Timeout: ai.Timeout.D()})
 		if err != nil {
@@ -86,29 +76,51 @@ func (a *App) aiModel() (domain.AIModel, error) {
 		}
 		// A configured base URL is a local or self-hosted server, which
 		// usually needs no key.
-		return a.chat.keys.Model(c, ai.BaseURL != ""), nil
+		return keys.Model(c, ai.BaseURL != ""), nil
 	default:
-		return offline.New(a.lib.catalog, offline.Options{Logger: a.log}), nil
+		return offline.New(cat, offline.Options{Logger: log}), nil
 	}
 }
 
 // pluginDeps are what plugin factories receive.
-func (a *App) pluginDeps() plugins.Deps {
-	return plugins.Deps{Model: a.chat.model, Logger: a.log, Settings: a.repos.settings, Prober: a.chat.prober,
-		Catalog: a.lib.catalog, Library: a.lib.library}
+func pluginDeps(repos repositories, ai aiParts, lib libraryParts, log *slog.Logger) plugins.Deps {
+	return plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
+		Catalog: lib.catalog, Library: lib.library}
+}
+
+// newPlugins builds the manager over entries (nil: the built-in registry)
+// and loads (configures and sets up) the plugins; they start in Run.
+func newPlugins(ctx context.Context, cfg config.Config, entries []plugins.Entry, deps plugins.Deps) *plugins.Manager {
+	if entries == nil {
+		entries = plugins.Builtins()
+	}
+	m := plugins.NewManager(entries, deps, plugins.Options{
+		Disabled: cfg.PluginDisabled, ConfigDir: cfg.PluginConfigDir, Logger: deps.Logger,
+	})
+	m.Load(ctx)
+	return m
+}
+
+// pluginComponent starts the loaded plugins and, on the way down, stops
+// them and tears them down, even when they never started: Load ran their
+// Setup.
+func pluginComponent(m *plugins.Manager) component {
+	return component{Name: "plugin manager",
+		Start: func(ctx context.Context) error { m.Start(ctx); return nil },
+		Stop:  func(ctx context.Context) error { m.Shutdown(ctx); return nil },
+	}
 }
 
 // newChatUseCases builds the chat and admin use cases over the loaded
 // plugins and restores the plugin switches administrators stored, before
 // any plugin starts.
-func (a *App) newChatUseCases(ctx context.Context) error {
-	a.chat.admin = admin.New(a.repos.settings, a.plugins)
-	if err := a.chat.admin.RestorePluginSwitches(ctx); err != nil {
-		return err
+func newChatUseCases(ctx context.Context, cfg config.Config, repos repositories, m *plugins.Manager, model domain.AIModel, log *slog.Logger) (chatUseCases, error) {
+	adm := admin.New(repos.settings, m)
+	if err := adm.RestorePluginSwitches(ctx); err != nil {
+		return chatUseCases{}, err
 	}
-	c := a.cfg.Chat
-	a.chat.chat = chat.New(a.plugins, a.chat.model, a.repos.settings, a.repos.activity, chat.Options{
-		MaxMessageChars: c.MaxMessageChars, MaxHistory: c.MaxHistory, Timeout: c.Timeout.D(), Logger: a.log,
-	})
-	return nil
+	c := cfg.Chat
+	return chatUseCases{admin: adm, chat: chat.New(m, model, repos.settings, repos.activity, chat.Options{
+		MaxMessageChars: c.MaxMessageChars, MaxHistory: c.MaxHistory, Timeout: c.Timeout.D(), Logger: log,
+	})}, nil
 }

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 
+	"mediateka/config"
 	"mediateka/domain"
 	"mediateka/usecase/classify"
 	"mediateka/usecase/event"
@@ -11,45 +14,64 @@ import (
 // newClassify builds the classification job on the model config ai names.
 // The offline assistant cannot classify, so with ai.provider offline (or
 // empty) the job has no model and its endpoint answers 503 ai_unavailable.
-func (a *App) newClassify() {
+// Jobs run under jobs, which ends when shutdown begins. afterScans tells
+// whether the "classify after scans" component belongs in the lifecycle.
+func newClassify(cfg config.Config, repos repositories, chatModel domain.AIModel, lib libraryParts, jobs context.Context, log *slog.Logger) (svc *classify.Service, afterScans bool) {
 	var model domain.AIModel
-	if p := a.cfg.AI.Provider; p != "" && p != "offline" {
-		model = a.chat.model
+	if p := cfg.AI.Provider; p != "" && p != "offline" {
+		model = chatModel
 	}
-	a.lib.classify = classify.New(a.lib.media, model, classify.Options{
-		Context: a.streams, Events: a.lib.events, Listener: a.lib.catalog, Logger: a.log,
+	svc = classify.New(repos.media, model, classify.Options{
+		Context: jobs, Events: lib.events, Listener: lib.catalog, Logger: log,
 	})
-	if !a.cfg.AI.ClassifyAfterScan {
-		return
+	if !cfg.AI.ClassifyAfterScan {
+		return svc, false
 	}
 	if model == nil {
-		a.log.Warn("ai.classify_after_scan is on but no AI model is configured (ai.provider is offline): scans will not classify")
-		return
+		log.Warn("ai.classify_after_scan is on but no AI model is configured (ai.provider is offline): scans will not classify")
+		return svc, false
 	}
-	go a.classifyAfterScans(a.lib.events.Subscribe(16))
+	return svc, true
+}
+
+// afterScansComponent classifies after each completed scan. It subscribes
+// when it starts, not when built, so New starts nothing and no scan
+// completed after Start is missed.
+func afterScansComponent(life *lifecycle, bus *event.Bus, svc *classify.Service, log *slog.Logger) component {
+	var sub *event.Subscription
+	c := life.background("classify after scans", func(ctx context.Context) error {
+		classifyAfterScans(ctx, bus, sub, svc, log)
+		return nil
+	}, nil)
+	startListening := c.Start
+	c.Start = func(ctx context.Context) error {
+		sub = bus.Subscribe(16)
+		return startListening(ctx)
+	}
+	return c
 }
 
 // classifyAfterScans starts a classification job after each completed scan
-// until the server shuts down. A job still running from the last scan is
-// left to finish; the next completed scan picks up what it missed.
-func (a *App) classifyAfterScans(sub *event.Subscription) {
+// until ctx ends. A job still running from the last scan is left to finish;
+// the next completed scan picks up what it missed.
+func classifyAfterScans(ctx context.Context, bus *event.Bus, sub *event.Subscription, svc *classify.Service, log *slog.Logger) {
 	defer func() { sub.Close() }()
 	for {
 		select {
-		case <-a.streams.Done():
+		case <-ctx.Done():
 			return
 		case m, ok := <-sub.C():
 			if !ok {
 				// Fell behind the bus: listen again.
-				sub = a.lib.events.Subscribe(16)
+				sub = bus.Subscribe(16)
 				continue
 			}
 			if scan, ok := m.Event.(domain.ScanCompleted); !ok || scan.State != domain.JobCompleted {
 				continue
 			}
-			err := a.lib.classify.Start(a.streams, nil)
+			err := svc.Start(ctx, nil)
 			if err != nil && !errors.Is(err, classify.ErrRunning) {
-				a.log.Warn("classification after the scan did not start", "err", err.Error())
+				log.Warn("classification after the scan did not start", "err", err.Error())
 			}
 		}
 	}

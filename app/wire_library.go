@@ -3,11 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"time"
 
 	"mediateka/config"
-	deliveryhttp "mediateka/delivery/http"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
@@ -17,10 +17,9 @@ import (
 	"mediateka/usecase/textmatch"
 )
 
-// libraryParts are the media library's pieces: the media repository, the
-// scanner/audit use case, the catalogue and the event bus they publish on.
+// libraryParts are the media library's use cases: the scanner/audit, the
+// catalogue and the event bus they publish on.
 type libraryParts struct {
-	media   *sqlstore.Media
 	library *library.Service
 	catalog *catalog.Service
 	// classify is built after the AI model (newClassify).
@@ -28,57 +27,41 @@ type libraryParts struct {
 	events   *event.Bus
 }
 
-// newLibraryRepository builds the media repository on the open store.
-func (a *App) newLibraryRepository() {
-	a.lib.media = sqlstore.NewMedia(a.repos.store, textmatch.Normalize)
-}
-
-// newLibraryUseCases reads the library folders from search_dirs.json (a
-// malformed file stops start-up; a folder that is missing only warns; PUT
+// newLibrary reads the library folders from search_dirs.json (a malformed
+// file stops start-up; a folder that is missing only warns; PUT
 // /api/media-admin/roots changes them later) and builds the library and
 // catalogue use cases.
-func (a *App) newLibraryUseCases() error {
-	roots, warnings, err := localfs.OpenRoots(a.cfg.SearchDirsPath())
+func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (libraryParts, error) {
+	roots, warnings, err := localfs.OpenRoots(cfg.SearchDirsPath())
 	if err != nil {
-		return err
+		return libraryParts{}, err
 	}
 	for _, w := range warnings {
-		a.log.Warn("search_dirs.json: " + w)
+		log.Warn("search_dirs.json: " + w)
 	}
-	a.lib.events = event.New(nil)
-	a.lib.catalog = catalog.New(a.lib.media, a.lib.media, localfs.FS{}, catalog.Options{Logger: a.log,
-		Roots: roots.Roots, SearchHistoryRows: a.cfg.SearchHistory.MaxRows,
-		SearchHistoryAge: a.cfg.SearchHistory.MaxAge.D()})
-	a.lib.library = library.New(a.lib.media, localfs.FS{}, library.Options{
-		RootStore: roots, Events: a.lib.events, Lock: scanLock(a.cfg), Listener: a.lib.catalog, Logger: a.log,
+	var lib libraryParts
+	lib.events = event.New(nil)
+	lib.catalog = catalog.New(repos.media, repos.media, localfs.FS{}, catalog.Options{Logger: log,
+		Roots: roots.Roots, SearchHistoryRows: cfg.SearchHistory.MaxRows,
+		SearchHistoryAge: cfg.SearchHistory.MaxAge.D()})
+	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
+		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.catalog, Logger: log,
 	})
-	for _, r := range a.lib.library.Roots() {
+	for _, r := range lib.library.Roots() {
 		if !r.Available {
-			a.log.Warn("library folder is not available", "path", r.Path, "disk", r.Disk, "problem", r.Problem)
+			log.Warn("library folder is not available", "path", r.Path, "disk", r.Disk, "problem", r.Problem)
 		}
 	}
-	return nil
+	return lib, nil
 }
 
-// libraryDelivery adds the library's use cases to the HTTP dependencies.
-func (a *App) libraryDelivery(d *deliveryhttp.Deps) {
-	d.Catalog, d.Library, d.Events = a.lib.catalog, a.lib.library, a.lib.events
-	if a.lib.classify != nil {
-		d.Classify = a.lib.classify
-	}
-}
-
-// closeLibrary stops a running classification and scan and writes the
-// queued search history, before the database closes.
-func (a *App) closeLibrary() {
-	if a.lib.classify != nil {
-		a.lib.classify.Close()
-	}
-	if a.lib.library != nil {
-		a.lib.library.Close()
-	}
-	if a.lib.catalog != nil {
-		a.lib.catalog.Close()
+// components are the library's long-lived parts. The search-log writer
+// comes first so it stops last and writes the history queued until the
+// very end; the scan job stops before it.
+func (lib libraryParts) components() []component {
+	return []component{
+		closer("catalogue search log", lib.catalog.Close),
+		closer("library scan job", lib.library.Close),
 	}
 }
 
