@@ -114,7 +114,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	}
 	var afterScans bool
 	a.lib.classify, afterScans = newClassify(a.cfg, a.repos, a.ai.model, a.lib, a.streams, a.log)
-	a.life.add(closer("classification job", a.lib.classify.Close))
+	a.life.add(component{Name: "classification job", Start: noStart, Stop: a.lib.classify.Stop})
 	if afterScans {
 		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))
 	}
@@ -230,14 +230,9 @@ func (a *App) Close() {
 	}
 }
 
-// closer is a component for a part that runs on demand and has only a
-// Close (a job, a batching writer): Start has nothing to do, Stop closes.
-func closer(name string, closeFn func()) component {
-	return component{Name: name,
-		Start: func(context.Context) error { return nil },
-		Stop:  func(context.Context) error { closeFn(); return nil },
-	}
-}
+// noStart is the Start of a component that only has something to stop: a
+// job runner idle until asked.
+func noStart(context.Context) error { return nil }
 
 // startSecrets are the secrets resolved before the logger exists, so the
 // logger can scrub them, and what was generated on this start.

@@ -149,6 +149,8 @@ func TestCatalogueReadEndpoints(t *testing.T) {
 func TestByTitleAndSearchHistory(t *testing.T) {
 	t.Parallel()
 	la := newLibApp(t, nil)
+	_, stop := runOnLoopback(t, la.testApp) // the search-log writer is a component of Run
+	defer func() { require.NoError(t, stop()) }()
 	la.put(t, libraryFiles())
 	la.scan(t)
 	resp, body := la.do(t, "POST", "/api/media/by-title", la.user, map[string]any{"title": "the.MATRIX"})

@@ -60,8 +60,9 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 // very end; the scan job stops before it.
 func (lib libraryParts) components() []component {
 	return []component{
-		closer("catalogue search log", lib.catalog.Close),
-		closer("library scan job", lib.library.Close),
+		{Name: "catalogue search log", Start: lib.catalog.Start,
+			Stop: func(context.Context) error { lib.catalog.Close(); return nil }},
+		{Name: "library scan job", Start: noStart, Stop: lib.library.Stop},
 	}
 }
 

@@ -46,6 +46,7 @@ func newEnvWith(t *testing.T, opt catalog.Options) *env {
 		opt.SearchLogEvery = 10 * time.Millisecond
 	}
 	svc := catalog.New(media, media, localfs.FS{}, opt)
+	require.NoError(t, svc.Start(context.Background()))
 	t.Cleanup(svc.Close)
 	return &env{t: t, dir: dir, db: db, media: media, svc: svc}
 }

@@ -22,14 +22,16 @@ type searchLogger struct {
 	rows  int
 	age   time.Duration
 	done  chan struct{}
-	// mu guards closed, so a search racing with shutdown never sends on
-	// a closed channel.
-	mu     sync.RWMutex
-	closed bool
+	// mu guards started and closed, so a search racing with shutdown never
+	// sends on a closed channel and Start and Close agree on who flushes.
+	mu      sync.RWMutex
+	started bool
+	closed  bool
 }
 
-// newSearchLogger starts the writer with the options' period, clock and
-// bounds (defaults filled by New, except the bounds filled here).
+// newSearchLogger builds the writer with the options' period, clock and
+// bounds (defaults filled by New, except the bounds filled here); start
+// runs it.
 func newSearchLogger(log SearchLog, opt Options) *searchLogger {
 	if opt.SearchHistoryRows <= 0 {
 		opt.SearchHistoryRows = 100_000
@@ -39,8 +41,18 @@ func newSearchLogger(log SearchLog, opt Options) *searchLogger {
 	}
 	l := &searchLogger{log: log, lg: opt.Logger, in: make(chan domain.SearchRecord, 1024), every: opt.SearchLogEvery,
 		now: opt.Now, rows: opt.SearchHistoryRows, age: opt.SearchHistoryAge, done: make(chan struct{})}
-	go l.run()
 	return l
+}
+
+// start runs the writer's goroutine; once, and never after close.
+func (l *searchLogger) start() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.started || l.closed {
+		return
+	}
+	l.started = true
+	go l.run()
 }
 
 // add queues a record; when the queue is full (the database is stuck) the
@@ -95,13 +107,27 @@ func (l *searchLogger) flush(batch []domain.SearchRecord) []domain.SearchRecord 
 	return batch[:0]
 }
 
-// close writes what is queued and stops; later records are dropped.
+// close writes what is queued and stops; later records are dropped. A
+// writer that never started writes the queue here, so nothing searched
+// before Start (tests without a server) is lost.
 func (l *searchLogger) close() {
 	l.mu.Lock()
-	if !l.closed {
+	first := !l.closed
+	if first {
 		l.closed = true
 		close(l.in)
 	}
+	started := l.started
 	l.mu.Unlock()
-	<-l.done
+	if started {
+		<-l.done
+		return
+	}
+	if first {
+		var batch []domain.SearchRecord
+		for r := range l.in {
+			batch = append(batch, r)
+		}
+		l.flush(batch)
+	}
 }

@@ -10,7 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mediateka/repository/localfs"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/catalog"
+	"mediateka/usecase/textmatch"
 )
 
 // TestSearchHistoryStaysBounded searches more often than the cap allows,
@@ -47,4 +50,24 @@ func TestSearchHistoryStaysBounded(t *testing.T) {
 	}
 	e.svc.Close()
 	assert.Equal(t, []string{"new 7", "new 8", "new 9", "new 10", "new 11"}, queries(), "the newest rows, at most the cap")
+}
+
+// TestSearchHistoryWriterStartsWithTheLifecycle: building the catalogue
+// starts nothing; searches made before Start are queued, not written, and
+// Close writes them even when the writer never ran.
+func TestSearchHistoryWriterStartsWithTheLifecycle(t *testing.T) {
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	svc := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{SearchLogEvery: time.Millisecond})
+	ctx := context.Background()
+	_, _ = svc.ByTitle(ctx, "Heat", "")
+	time.Sleep(20 * time.Millisecond) // twenty periods of a writer that would be running
+	recs, err := db.Media.Searches(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, recs, "New must not start the writer")
+
+	svc.Close()
+	recs, err = db.Media.Searches(ctx)
+	require.NoError(t, err)
+	require.Len(t, recs, 1, "Close writes what was queued")
+	assert.Equal(t, "Heat", recs[0].Query)
 }

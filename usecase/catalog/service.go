@@ -57,8 +57,9 @@ type Service struct {
 	buildMu sync.Mutex
 }
 
-// New builds the service and starts its search-history writer; Close
-// stops it.
+// New builds the service; Start runs its search-history writer and Close
+// stops it. New starts nothing, so building the server has no side effect
+// until its lifecycle runs.
 func New(repo Repository, history SearchLog, files Files, opt Options) *Service {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -75,7 +76,14 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 	return s
 }
 
-// Close writes the queued search history.
+// Start runs the search-history writer, which logs searches in small
+// batches in the background until Close.
+func (s *Service) Start(context.Context) error {
+	s.hist.start()
+	return nil
+}
+
+// Close writes the queued search history and stops the writer.
 func (s *Service) Close() { s.hist.close() }
 
 // MediaChanged marks the title index stale; the next search rebuilds it.
