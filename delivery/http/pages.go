@@ -7,7 +7,8 @@ import (
 )
 
 // mountPages serves "/": the configured index_path, or the built-in home page
-// (which keeps the #token= of the Google redirect).
+// (which completes a Google sign-in by trading the #code= of the redirect
+// through POST /api/auth/exchange).
 func (s *Server) mountPages() {
 	s.app.Get("/", func(c *fiber.Ctx) error {
 		if s.opt.IndexPath != "" {
