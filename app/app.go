@@ -152,7 +152,7 @@ func (a *App) newRepositories(ctx context.Context) error {
 func (a *App) newUseCases(ctx context.Context) error {
 	svc, err := auth.New(a.repos.users, a.repos.activity, auth.Options{
 		Secret: []byte(a.cfg.JWTSecret), TokenTTL: a.cfg.Auth.TokenTTL.D(),
-		MaxFailedPerMinute: a.cfg.Auth.MaxFailedPerMinute, Logger: a.log,
+		MaxFailedPerMinute: a.cfg.Auth.MaxFailedPerMinute, MaxConcurrentChecks: a.cfg.Auth.MaxConcurrentLogins, Logger: a.log,
 	})
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (a *App) newUseCases(ctx context.Context) error {
 	a.uc = useCases{auth: svc, google: auth.NewGoogle(svc, a.repos.users, auth.GoogleConfig{
 		ClientID: g.ClientID, ClientSecret: g.ClientSecret, RedirectURI: g.RedirectURI,
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
-		AllowedEmails: g.AllowedEmails, StateTTL: a.cfg.Auth.OAuthStateTTL.D(),
+		AllowedEmails: g.AllowedEmails, StateTTL: a.cfg.Auth.OAuthStateTTL.D(), MaxPending: a.cfg.Auth.OAuthMaxPending,
 	})}
 	if err := a.newLibraryUseCases(); err != nil {
 		return err
@@ -186,7 +186,7 @@ func (a *App) newDelivery(version string) error {
 	deps := deliveryhttp.Deps{Auth: a.uc.auth, Google: a.uc.google, Chat: a.chat.chat, Admin: a.chat.admin, Keys: a.chat.keys}
 	a.libraryDelivery(&deps)
 	a.http = deliveryhttp.New(deps, deliveryhttp.Options{
-		Version: version, JWTSecret: []byte(a.cfg.JWTSecret), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
+		Version: version, TrustedProxies: a.cfg.TrustedProxyPrefixes(), BodyLimit: a.cfg.HTTP.BodyLimitBytes,
 		ReadTimeout: a.cfg.HTTP.ReadTimeout.D(), IndexPath: a.cfg.IndexPath, Logger: a.log, Shutdown: a.streams,
 	})
 	if !a.cfg.UseSSL {
