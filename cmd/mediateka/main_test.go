@@ -114,14 +114,16 @@ func TestUserPasswdReplacesThePasswordWithoutTheServer(t *testing.T) {
 	_, err := os.Stat(filepath.Join(dir, "data", "jwt_secret"))
 	assert.True(t, os.IsNotExist(err), "account management needs no token secret")
 
-	code, _, errOut = runCLI(t, dir, "short\n", "user", "passwd", "--config", cfg, "--email", "kate@example.org", "--password-stdin")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "at least 8 characters")
-	code, _, errOut = runCLI(t, dir, "third-password\n", "user", "passwd", "--config", cfg, "--email", "nobody@example.org", "--password-stdin")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "not found")
+	for _, bad := range []struct{ stdin, email, why string }{
+		{"short\n", "kate@example.org", "at least 8 characters"},
+		{"third-password\n", "nobody@example.org", "not found"},
+	} {
+		code, _, errOut = runCLI(t, dir, bad.stdin, "user", "passwd", "--config", cfg, "--email", bad.email, "--password-stdin")
+		assert.Equal(t, 2, code, bad.why)
+		assert.Contains(t, errOut, bad.why)
+	}
 	code, _, _ = runCLI(t, dir, "", "user", "passwd", "--config", cfg, "--email", "kate@example.org")
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 2, code, "without --password-stdin")
 
 	c, _, err := config.Load(cfg, func(k string) (string, bool) {
 		if k == "MEDIATEKA_DATA_DIR" {
