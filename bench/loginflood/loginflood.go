@@ -74,6 +74,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res.Elapsed = time.Since(start)
 	close(done)
 	probes.Wait()
+	client.CloseIdleConnections() // so a server shutting down next need not wait for them
 	return res, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,7 +50,7 @@ func TestFloodAgainstARealServer(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	go func() { _ = srv.App().Listener(ln) }()
-	t.Cleanup(func() { _ = srv.App().Shutdown() })
+	t.Cleanup(func() { _ = srv.App().ShutdownWithTimeout(5 * time.Second) })
 
 	res, err := Run(context.Background(), Config{BaseURL: "http://" + ln.Addr().String(), Requests: 60,
 		Email: "admin@localhost", PID: os.Getpid()})
