@@ -141,7 +141,7 @@ func newRepositories(ctx context.Context, cfg config.Config) (repositories, erro
 func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log *slog.Logger) (useCases, error) {
 	svc, err := auth.New(repos.users, repos.activity, auth.Options{
 		Secret: []byte(cfg.JWTSecret), TokenTTL: cfg.Auth.TokenTTL.D(),
-		MaxFailedPerMinute: cfg.Auth.MaxFailedPerMinute, Logger: log,
+		MaxFailedPerMinute: cfg.Auth.MaxFailedPerMinute, MaxConcurrentChecks: cfg.Auth.MaxConcurrentLogins, Logger: log,
 	})
 	if err != nil {
 		return useCases{}, err
@@ -153,7 +153,7 @@ func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log
 	return useCases{auth: svc, google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
 		ClientID: g.ClientID, ClientSecret: g.ClientSecret, RedirectURI: g.RedirectURI,
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
-		AllowedEmails: g.AllowedEmails, StateTTL: cfg.Auth.OAuthStateTTL.D(),
+		AllowedEmails: g.AllowedEmails, StateTTL: cfg.Auth.OAuthStateTTL.D(), MaxPending: cfg.Auth.OAuthMaxPending,
 	})}, nil
 }
 

@@ -65,9 +65,13 @@ func newFakeGoogle(t *testing.T) *fakeGoogle {
 }
 
 func (f *fakeGoogle) issue(code, email string, verified bool) {
+	f.issueWithPicture(code, email, verified, "https://pics/a.png")
+}
+
+func (f *fakeGoogle) issueWithPicture(code, email string, verified bool, picture string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.profiles[code] = map[string]any{"sub": "1" + code, "email": email, "email_verified": verified, "name": "Anna K", "picture": "https://pics/a.png"}
+	f.profiles[code] = map[string]any{"sub": "1" + code, "email": email, "email_verified": verified, "name": "Anna K", "picture": picture}
 }
 
 func newOAuthApp(t *testing.T) (*testApp, *fakeGoogle) {
@@ -127,10 +131,12 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 
 	resp, _ := callback(t, ta, "code-anna", state, cookie)
 	require.Equal(t, 302, resp.StatusCode)
-	loc := resp.Header.Get("Location")
-	require.True(t, strings.HasPrefix(loc, "/#token="), loc)
-	token, err := url.QueryUnescape(strings.TrimPrefix(loc, "/#token="))
-	require.NoError(t, err)
+	once := oneTimeCode(t, resp)
+	r, login := ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": once})
+	require.Equal(t, 200, r.StatusCode, "%v", login)
+	assert.Equal(t, "bearer", login["token_type"])
+	assert.Equal(t, "anna@example.org", login["user"].(map[string]any)["email"])
+	token := login["access_token"].(string)
 	r, me := ta.do(t, "GET", "/api/auth/me", token, nil)
 	require.Equal(t, 200, r.StatusCode)
 	assert.Equal(t, "anna@example.org", me["email"])
@@ -141,6 +147,47 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 	resp, body := callback(t, ta, "code-anna", state, cookie)
 	assert.Equal(t, 400, resp.StatusCode, "a state works once")
 	assert.Equal(t, "invalid_state", errCode(body))
+
+	r, body = ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": once})
+	assert.Equal(t, 400, r.StatusCode, "a one-time code works once")
+	assert.Equal(t, "invalid_code", errCode(body))
+	for _, bad := range []any{map[string]string{"code": "made-up"}, map[string]string{}, `{"code": 5}`} {
+		r, body = ta.do(t, "POST", "/api/auth/exchange", "", bad)
+		assert.Equal(t, 400, r.StatusCode, "%v", bad)
+		assert.NotEmpty(t, errCode(body))
+	}
+}
+
+// oneTimeCode reads the code of the redirect to /#code=; the URL never
+// carries a token.
+func oneTimeCode(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	loc := resp.Header.Get("Location")
+	require.True(t, strings.HasPrefix(loc, "/#code="), loc)
+	assert.NotContains(t, loc, "token")
+	once, err := url.QueryUnescape(strings.TrimPrefix(loc, "/#code="))
+	require.NoError(t, err)
+	require.Len(t, once, 48)
+	return once
+}
+
+func TestGoogleDropsAPictureThatIsNotHTTPS(t *testing.T) {
+	ta, f := newOAuthApp(t)
+	f.issueWithPicture("code-js", "anna@example.org", true, "javascript:alert(document.cookie)")
+	state, cookie := begin(t, ta, f.URL)
+	resp, _ := callback(t, ta, "code-js", state, cookie)
+	require.Equal(t, 302, resp.StatusCode)
+	_, login := ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": oneTimeCode(t, resp)})
+	_, me := ta.do(t, "GET", "/api/auth/me", login["access_token"].(string), nil)
+	assert.Equal(t, "anna@example.org", me["email"])
+	assert.Equal(t, "", me["picture"])
+
+	f.issueWithPicture("code-http", "anna@example.org", true, "http://pics/b.png")
+	state, cookie = begin(t, ta, f.URL)
+	resp, _ = callback(t, ta, "code-http", state, cookie)
+	_, login = ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": oneTimeCode(t, resp)})
+	_, me = ta.do(t, "GET", "/api/auth/me", login["access_token"].(string), nil)
+	assert.Equal(t, "", me["picture"], "plain http is dropped too")
 }
 
 func TestGoogleSignInRefusals(t *testing.T) {
@@ -181,4 +228,14 @@ func TestGoogleSignInNotConfigured(t *testing.T) {
 	resp, body := ta.do(t, "GET", "/api/auth/google", "", nil)
 	assert.Equal(t, 404, resp.StatusCode)
 	assert.Equal(t, "oauth_disabled", errCode(body))
+	resp, body = ta.do(t, "GET", "/api/auth/providers", "", nil)
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, map[string]any{"password": true, "google": false}, body)
+	resp, body = ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": "x"})
+	assert.Equal(t, 404, resp.StatusCode)
+	assert.Equal(t, "oauth_disabled", errCode(body))
+
+	configured, _ := newOAuthApp(t)
+	_, body = configured.do(t, "GET", "/api/auth/providers", "", nil)
+	assert.Equal(t, true, body["google"])
 }

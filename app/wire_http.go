@@ -24,7 +24,7 @@ func deliveryDeps(uc useCases, lib libraryParts, ai aiParts, ch chatUseCases) de
 // the TLS configuration when USE_SSL is on (nil otherwise).
 func newDelivery(cfg config.Config, version string, deps deliveryhttp.Deps, streams context.Context, log *slog.Logger) (*deliveryhttp.Server, *tls.Config, error) {
 	srv := deliveryhttp.New(deps, deliveryhttp.Options{
-		Version: version, JWTSecret: []byte(cfg.JWTSecret), BodyLimit: cfg.HTTP.BodyLimitBytes,
+		Version: version, TrustedProxies: cfg.TrustedProxyPrefixes(), BodyLimit: cfg.HTTP.BodyLimitBytes,
 		ReadTimeout: cfg.HTTP.ReadTimeout.D(), IndexPath: cfg.IndexPath, Logger: log, Shutdown: streams,
 		WriteTimeout: cfg.HTTP.WriteTimeout.D(), IdleTimeout: cfg.HTTP.IdleTimeout.D(),
 	})

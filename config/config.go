@@ -6,6 +6,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,6 +37,10 @@ type Config struct {
 	TTS             TTS         `json:"tts"`
 	Chat            Chat        `json:"chat"`
 	Control         Control     `json:"control"`
+	// TrustedProxies lists the reverse proxies (CIDR, or single addresses)
+	// whose X-Forwarded-For header names the client. Empty: the TCP peer is
+	// the client, and the header is ignored.
+	TrustedProxies []string `json:"trusted_proxies"`
 
 	// SearchHistory bounds the search_history table.
 	SearchHistory SearchHistory `json:"search_history"`
@@ -106,9 +111,14 @@ type Log struct {
 
 // Auth configures tokens and login throttling.
 type Auth struct {
-	TokenTTL            Duration `json:"token_ttl"`
-	MaxFailedPerMinute  int      `json:"max_failed_logins_per_minute"`
+	TokenTTL           Duration `json:"token_ttl"`
+	MaxFailedPerMinute int      `json:"max_failed_logins_per_minute"`
+	// MaxConcurrentLogins bounds the password checks running at once (each
+	// argon2 check holds ~19 MiB); more attempts get 429 at once.
+	MaxConcurrentLogins int      `json:"max_concurrent_logins"`
 	OAuthStateTTL       Duration `json:"oauth_state_ttl"`
+	// OAuthMaxPending caps the Google sign-ins in progress held in memory.
+	OAuthMaxPending     int      `json:"oauth_max_pending"`
 	TelegramInitDataTTL Duration `json:"telegram_init_data_ttl"`
 }
 
@@ -174,8 +184,9 @@ func Defaults() Config {
 		},
 		SearchHistory: SearchHistory{MaxRows: 100_000, MaxAge: Duration(90 * 24 * time.Hour)},
 		Log:           Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
-		Auth:          Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, OAuthStateTTL: Duration(10 * time.Minute), TelegramInitDataTTL: Duration(24 * time.Hour)},
-		AI:            AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
+		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, MaxConcurrentLogins: 4,
+			OAuthStateTTL: Duration(10 * time.Minute), OAuthMaxPending: 10000, TelegramInitDataTTL: Duration(24 * time.Hour)},
+		AI: AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
 		TorrentClient: Torrent{
 			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),
 		},
@@ -198,6 +209,31 @@ func (c Config) DBPath() string { return filepath.Join(c.DataDir, "mediateka.db"
 
 // SearchDirsPath is search_dirs.json beside config.json.
 func (c Config) SearchDirsPath() string { return filepath.Join(c.Dir, "search_dirs.json") }
+
+// TrustedProxyPrefixes returns trusted_proxies as prefixes; a single address
+// is a prefix of its full length. Entries that do not parse are skipped
+// (validation has already refused them).
+func (c Config) TrustedProxyPrefixes() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range c.TrustedProxies {
+		if p, err := parsePrefix(s); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parsePrefix(s string) (netip.Prefix, error) {
+	s = strings.TrimSpace(s)
+	if a, err := netip.ParseAddr(s); err == nil {
+		return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return p.Masked(), nil
+}
 
 // PluginDisabled reports whether DISABLED_PLUGINS names the plugin
 // (case-insensitively).

@@ -74,16 +74,37 @@ func TestFileThenEnvironment(t *testing.T) {
 
 func TestValidationListsEveryProblem(t *testing.T) {
 	path := writeConfig(t, `{"port": 70000, "tls_cert": "/no/such/cert.pem", "tls_key": "/no/such/key.pem",
-		"ai": {"provider": "skynet"}, "google_oauth": {"redirect_uri": "http://x/oauth/cb"}}`)
+		"ai": {"provider": "skynet"}, "google_oauth": {"redirect_uri": "http://x/oauth/cb"},
+		"trusted_proxies": ["10.0.0.0/8", "proxy.local"], "auth": {"max_concurrent_logins": 0}}`)
 	_, _, err := Load(path, envOf(map[string]string{"MEDIATEKA_CHAT__MAX_MESSAGE_CHARS": "lots", "USE_SSL": "maybe"}))
 	var inv *InvalidError
 	require.ErrorAs(t, err, &inv)
 	joined := inv.Error()
 	for _, want := range []string{"port 70000", "tls_cert: cannot read /no/such/cert.pem", "tls_key: cannot read",
-		`ai.provider "skynet"`, "redirect_uri", "MEDIATEKA_CHAT__MAX_MESSAGE_CHARS", "USE_SSL"} {
+		`ai.provider "skynet"`, "redirect_uri", "MEDIATEKA_CHAT__MAX_MESSAGE_CHARS", "USE_SSL",
+		`trusted_proxies: "proxy.local"`, "auth.max_concurrent_logins"} {
 		assert.Contains(t, joined, want)
 	}
-	assert.GreaterOrEqual(t, len(inv.Problems), 7)
+	assert.GreaterOrEqual(t, len(inv.Problems), 9)
+}
+
+func TestTrustedProxiesFromFileAndEnvironment(t *testing.T) {
+	cfg, _, err := Load(writeConfig(t, `{"trusted_proxies": ["10.0.0.0/8", "192.168.1.7", "::1"]}`), envOf(nil))
+	require.NoError(t, err)
+	var got []string
+	for _, p := range cfg.TrustedProxyPrefixes() {
+		got = append(got, p.String())
+	}
+	assert.Equal(t, []string{"10.0.0.0/8", "192.168.1.7/32", "::1/128"}, got)
+	assert.Equal(t, 4, cfg.Auth.MaxConcurrentLogins)
+	assert.Equal(t, 10000, cfg.Auth.OAuthMaxPending)
+
+	cfg, _, err = Load(writeConfig(t, `{}`), envOf(map[string]string{"MEDIATEKA_TRUSTED_PROXIES": "172.16.0.0/12, 127.0.0.1"}))
+	require.NoError(t, err)
+	assert.Len(t, cfg.TrustedProxyPrefixes(), 2)
+	cfg, _, err = Load(writeConfig(t, `{}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, cfg.TrustedProxyPrefixes(), "no proxy is trusted by default")
 }
 
 func TestMalformedJSONReportsLineAndColumn(t *testing.T) {

@@ -72,6 +72,17 @@ func (c Config) validateSections() []string {
 	if c.Auth.MaxFailedPerMinute < 1 {
 		add("auth.max_failed_logins_per_minute must be at least 1")
 	}
+	if c.Auth.MaxConcurrentLogins < 1 || c.Auth.MaxConcurrentLogins > 64 {
+		add("auth.max_concurrent_logins must be between 1 and 64")
+	}
+	if c.Auth.OAuthMaxPending < 1 {
+		add("auth.oauth_max_pending must be at least 1")
+	}
+	for _, tp := range c.TrustedProxies {
+		if _, err := parsePrefix(tp); err != nil {
+			add("trusted_proxies: %q is not an address or a CIDR range like 10.0.0.0/8", tp)
+		}
+	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
 		add("log.level %q must be debug, info, warn or error", c.Log.Level)
 	}

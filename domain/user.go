@@ -24,6 +24,9 @@ type User struct {
 	PasswordHash string
 	TelegramID   *int64
 	CreatedAt    time.Time
+	// TokenVersion is carried in every token issued for the user; raising it
+	// (a password change) makes every older token invalid at once.
+	TokenVersion int64
 }
 
 // Admin reports whether the user has administrator rights: either flag counts,
@@ -40,6 +43,10 @@ func (u User) EffectiveRole() string {
 	}
 	return u.Role
 }
+
+// NormalizeEmail is the stored form of an e-mail address: trimmed and in
+// lower case, so that U@x.org and u@x.org are one account.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 // DefaultName is the name given to a user created without one: the local part
 // of the e-mail address.

@@ -1,9 +1,8 @@
 // Command mediateka runs the media library server and its maintenance
-// commands: serve (the default), user add, scan, healthcheck and version.
+// commands: serve (the default), user add, user passwd, scan, healthcheck and version.
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -21,7 +20,6 @@ import (
 	"mediateka/app"
 	"mediateka/config"
 	"mediateka/domain"
-	"mediateka/usecase/auth"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -47,11 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "serve":
 		return serve(args, stderr)
 	case "user":
-		if len(args) == 0 || args[0] != "add" {
-			fmt.Fprintln(stderr, "usage: mediateka user add --email E --name N [--admin] --password-stdin")
-			return exitUsage
-		}
-		return userAdd(args[1:], stdin, stdout, stderr)
+		return userCmd(args, stdin, stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args, stdout, stderr)
 	case "scan":
@@ -74,6 +68,7 @@ func usage(w io.Writer) {
 commands:
   serve         run the server (default)            --config PATH (default ./config.json)
   user add      create an account                   --email E --name N [--admin] --password-stdin
+  user passwd   replace an account's password       --email E --password-stdin
   healthcheck   exit 0 when /healthz answers ok     [--config PATH] [--url URL]
   scan          scan the media library folders     [--config PATH] [--path P]... [--disk D] [--quiet]
   version       print the version
@@ -112,43 +107,6 @@ func serve(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mediateka:", err)
 		return exitFailed
 	}
-	return 0
-}
-
-func userAdd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "./config.json", "path of config.json")
-	email := fs.String("email", "", "e-mail address (required)")
-	name := fs.String("name", "", "display name (default: the e-mail's local part)")
-	admin := fs.Bool("admin", false, "make the user an administrator")
-	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input (required)")
-	if fs.Parse(args) != nil {
-		return exitUsage
-	}
-	if *email == "" || !*fromStdin {
-		fmt.Fprintln(stderr, "mediateka: user add needs --email and --password-stdin (the password never goes on the command line)")
-		return exitUsage
-	}
-	line, err := bufio.NewReader(stdin).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintln(stderr, "mediateka: cannot read the password from standard input:", err)
-		return exitFailed
-	}
-	cfg, _, ok := loadConfig(*path, stderr)
-	if !ok {
-		return exitUsage
-	}
-	u, err := app.AddUser(context.Background(), cfg, auth.NewUser{Email: *email, Name: *name,
-		Password: strings.TrimRight(line, "\r\n"), Admin: *admin})
-	if err != nil {
-		fmt.Fprintln(stderr, "mediateka:", describe(err))
-		if domain.IsKind(err, domain.KindInvalid) || domain.IsKind(err, domain.KindConflict) {
-			return exitUsage
-		}
-		return exitFailed
-	}
-	fmt.Fprintf(stdout, "created user %d %s (role %s)\n", u.ID, u.Email, u.EffectiveRole())
 	return 0
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,4 +97,49 @@ func TestHealthcheck(t *testing.T) {
 	code, _, errOut := runCLI(t, dir, "", "healthcheck", "--url", "http://"+ln.Addr().String()+"/healthz")
 	assert.Equal(t, 1, code, "nothing listens any more")
 	assert.Contains(t, errOut, "unhealthy")
+}
+
+func TestUserPasswdReplacesThePasswordWithoutTheServer(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	code, _, errOut := runCLI(t, dir, "first-password\n", "user", "add", "--config", cfg, "--email", "Kate@Example.org", "--password-stdin")
+	require.Equal(t, 0, code, errOut)
+	code, _, errOut = runCLI(t, dir, "first-password\n", "user", "add", "--config", cfg, "--email", "kate@example.ORG", "--password-stdin")
+	assert.Equal(t, 2, code, "the same e-mail in another case is refused")
+	assert.Contains(t, errOut, "already exists")
+
+	code, out, errOut := runCLI(t, dir, "second-password\n", "user", "passwd", "--config", cfg, "--email", "KATE@example.org", "--password-stdin")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "changed the password of user 1 kate@example.org")
+	_, err := os.Stat(filepath.Join(dir, "data", "jwt_secret"))
+	assert.True(t, os.IsNotExist(err), "account management needs no token secret")
+
+	for _, bad := range []struct{ stdin, email, why string }{
+		{"short\n", "kate@example.org", "at least 8 characters"},
+		{"third-password\n", "nobody@example.org", "not found"},
+	} {
+		code, _, errOut = runCLI(t, dir, bad.stdin, "user", "passwd", "--config", cfg, "--email", bad.email, "--password-stdin")
+		assert.Equal(t, 2, code, bad.why)
+		assert.Contains(t, errOut, bad.why)
+	}
+	code, _, _ = runCLI(t, dir, "", "user", "passwd", "--config", cfg, "--email", "kate@example.org")
+	assert.Equal(t, 2, code, "without --password-stdin")
+
+	c, _, err := config.Load(cfg, func(k string) (string, bool) {
+		if k == "MEDIATEKA_DATA_DIR" {
+			return filepath.Join(dir, "data"), true
+		}
+		return "", false
+	})
+	require.NoError(t, err)
+	a, err := app.New(context.Background(), c, app.Options{Stderr: &bytes.Buffer{}})
+	require.NoError(t, err)
+	defer a.Close()
+	for pw, want := range map[string]int{"first-password": 401, "second-password": 200} {
+		req := httptest.NewRequest("POST", "/api/auth/login", strings.NewReader(`{"email":"kate@example.org","password":"`+pw+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := a.HTTP().App().Test(req, 10_000)
+		require.NoError(t, err)
+		assert.Equal(t, want, resp.StatusCode, pw)
+	}
 }

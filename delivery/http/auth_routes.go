@@ -46,8 +46,11 @@ const oauthStateCookie = "mediateka_oauth_state"
 func (s *Server) mountAuth(r fiber.Router) {
 	r.Post("/login", s.login)
 	r.Get("/me", s.userAuth, s.me)
+	r.Post("/password", s.userAuth, s.changePassword)
+	r.Get("/providers", s.providers)
 	r.Get("/google", s.googleBegin)
 	r.Get("/google/callback", s.googleCallback)
+	r.Post("/exchange", s.exchange)
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
@@ -58,7 +61,7 @@ func (s *Server) login(c *fiber.Ctx) error {
 	if err := parseJSON(c, &req); err != nil {
 		return err
 	}
-	l, err := s.deps.Auth.Login(c.UserContext(), req.Email, req.Password, c.IP())
+	l, err := s.deps.Auth.Login(c.UserContext(), req.Email, req.Password, s.client.of(c))
 	if err != nil {
 		return err
 	}
@@ -68,6 +71,27 @@ func (s *Server) login(c *fiber.Ctx) error {
 func (s *Server) me(c *fiber.Ctx) error {
 	u, _ := CurrentUser(c)
 	return c.JSON(meDTO{userDTO: toUserDTO(u), Picture: u.Picture, CreatedAt: u.CreatedAt.UTC()})
+}
+
+func (s *Server) changePassword(c *fiber.Ctx) error {
+	var req struct {
+		Current string `json:"current_password"`
+		New     string `json:"new_password"`
+	}
+	if err := parseJSON(c, &req); err != nil {
+		return err
+	}
+	u, _ := CurrentUser(c)
+	if err := s.deps.Auth.ChangePassword(c.UserContext(), u, req.Current, req.New); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// providers tells the sign-in page which ways to sign in are configured, so
+// it shows the Google button only when Google sign-in works.
+func (s *Server) providers(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"password": true, "google": s.deps.Google != nil && s.deps.Google.Enabled()})
 }
 
 // googleBegin redirects to the provider and binds the single-use state to
@@ -86,17 +110,36 @@ func (s *Server) googleBegin(c *fiber.Ctx) error {
 	return c.Redirect(redirect, fiber.StatusFound)
 }
 
-// googleCallback finishes the sign-in and hands the token to the home page in
-// the URL fragment, which never reaches a server log.
+// googleCallback finishes the sign-in and sends the browser to the home page
+// with a one-time code in the URL fragment (never a token): the page trades
+// it through POST /api/auth/exchange.
 func (s *Server) googleCallback(c *fiber.Ctx) error {
 	if s.deps.Google == nil || !s.deps.Google.Enabled() {
 		return auth.ErrOAuthDisabled
 	}
 	cookie := c.Cookies(oauthStateCookie)
 	c.ClearCookie(oauthStateCookie)
-	l, err := s.deps.Google.Complete(c.UserContext(), c.Query("code"), c.Query("state"), cookie, c.IP())
+	code, err := s.deps.Google.Complete(c.UserContext(), c.Query("code"), c.Query("state"), cookie)
 	if err != nil {
 		return err
 	}
-	return c.Redirect("/#token="+url.QueryEscape(l.Token), fiber.StatusFound)
+	return c.Redirect("/#code="+url.QueryEscape(code), fiber.StatusFound)
+}
+
+// exchange trades the one-time code of a Google sign-in for the login body.
+func (s *Server) exchange(c *fiber.Ctx) error {
+	var req struct {
+		Code string `json:"code"`
+	}
+	if err := parseJSON(c, &req); err != nil {
+		return err
+	}
+	if s.deps.Google == nil || !s.deps.Google.Enabled() {
+		return auth.ErrOAuthDisabled
+	}
+	l, err := s.deps.Google.Exchange(c.UserContext(), req.Code, s.client.of(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(toLoginResponse(l))
 }

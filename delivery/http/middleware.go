@@ -57,7 +57,7 @@ func recoverer(log *slog.Logger) fiber.Handler {
 
 // accessLog writes one line per request. Query parameters that carry secrets
 // (token, key…) are masked so a URL token never reaches the log.
-func accessLog(log *slog.Logger) fiber.Handler {
+func accessLog(log *slog.Logger, client clientAddr) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		err := c.Next()
@@ -67,7 +67,7 @@ func accessLog(log *slog.Logger) fiber.Handler {
 		}
 		log.Info("http", "request_id", ensureRequestID(c), "method", c.Method(), "path", c.Path(),
 			"query", maskQuery(string(c.Request().URI().QueryString())), "status", status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", c.IP())
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", client.of(c))
 		return err
 	}
 }

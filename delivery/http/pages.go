@@ -58,8 +58,9 @@ func sendPage(c *fiber.Ctx, p pagePolicy, html []byte) error {
 	return c.Send(html)
 }
 
-// mountPages serves "/": the configured index_path, or the built-in home
-// page (which completes a Google sign-in).
+// mountPages serves "/": the configured index_path, or the built-in home page
+// (which completes a Google sign-in by trading the #code= of the redirect
+// through POST /api/auth/exchange).
 func (s *Server) mountPages() {
 	s.app.Get("/", func(c *fiber.Ctx) error {
 		name, read := "home.html", web.Files.ReadFile

@@ -7,25 +7,30 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"mediateka/domain"
 	"mediateka/usecase/auth"
 )
 
 // Authenticator is what the auth routes need from the auth use case.
 type Authenticator interface {
-	SubjectLoader
+	TokenVerifier
 	Login(ctx context.Context, email, password, remote string) (auth.Login, error)
+	ChangePassword(ctx context.Context, u domain.User, current, next string) error
 }
 
-// GoogleSignIn is the Google OAuth flow.
+// GoogleSignIn is the Google OAuth flow. Complete ends at a one-time code
+// that Exchange trades for a token, so no token travels in a URL.
 type GoogleSignIn interface {
 	Enabled() bool
 	StateTTL() time.Duration
 	Begin() (redirect, state string, err error)
-	Complete(ctx context.Context, code, state, cookieState, remote string) (auth.Login, error)
+	Complete(ctx context.Context, code, state, cookieState string) (oneTimeCode string, err error)
+	Exchange(ctx context.Context, code, remote string) (auth.Login, error)
 }
 
 // Deps are the use cases the routes call. A nil optional dependency leaves
@@ -47,7 +52,6 @@ type Deps struct {
 // Options configure the server.
 type Options struct {
 	Version     string
-	JWTSecret   []byte
 	BodyLimit   int
 	ReadTimeout time.Duration
 	// WriteTimeout is how long one write to a client may stall (see
@@ -57,6 +61,9 @@ type Options struct {
 	IdleTimeout  time.Duration
 	IndexPath    string
 	Logger       *slog.Logger
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client (config trusted_proxies); empty: the TCP peer is the client.
+	TrustedProxies []netip.Prefix
 	// Shutdown is cancelled when the server starts shutting down, so
 	// long-lived streams (SSE, WebSocket) end instead of holding it open.
 	Shutdown context.Context
@@ -70,6 +77,7 @@ type Server struct {
 	log       *slog.Logger
 	userAuth  fiber.Handler // bearer header only
 	queryAuth fiber.Handler // bearer header or ?token=
+	client    clientAddr
 }
 
 // New builds the Fiber app with its middleware and every route.
@@ -80,7 +88,7 @@ func New(deps Deps, opt Options) *Server {
 	if opt.Shutdown == nil {
 		opt.Shutdown = context.Background()
 	}
-	s := &Server{deps: deps, opt: opt, log: opt.Logger}
+	s := &Server{deps: deps, opt: opt, log: opt.Logger, client: clientAddr{trusted: opt.TrustedProxies}}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "mediateka",
 		BodyLimit:             opt.BodyLimit,
@@ -92,9 +100,9 @@ func New(deps Deps, opt Options) *Server {
 		StreamRequestBody:     false,
 	})
 	s.handleUnreadableRequests()
-	s.app.Use(requestID(), commonHeaders, headWithoutBody, accessLog(opt.Logger), recoverer(opt.Logger))
-	s.userAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, false)
-	s.queryAuth = newAuthMiddleware(opt.JWTSecret, deps.Auth, true)
+	s.app.Use(requestID(), commonHeaders, headWithoutBody, accessLog(opt.Logger, s.client), recoverer(opt.Logger))
+	s.userAuth = newAuthMiddleware(deps.Auth, false)
+	s.queryAuth = newAuthMiddleware(deps.Auth, true)
 	s.routes()
 	return s
 }

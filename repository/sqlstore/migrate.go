@@ -24,6 +24,7 @@ func migrations() []migration {
 		{1, "base schema", migrateBase},
 		{2, "media library: file state, edits, search keys", migrateLibrary},
 		{3, "media classification: classified_at", migrateClassify},
+		{4, "accounts: case-insensitive e-mails, token version", migrateAccounts},
 	}
 }
 

@@ -41,7 +41,7 @@ func TestFreshDatabaseHasEveryTable(t *testing.T) {
 	for _, c := range cols {
 		names = append(names, c.Name)
 	}
-	assert.ElementsMatch(t, []string{"id", "email", "name", "picture", "role", "is_admin", "created_at", "password_hash", "telegram_id"}, names)
+	assert.ElementsMatch(t, []string{"id", "email", "name", "picture", "role", "is_admin", "created_at", "password_hash", "telegram_id", "token_version"}, names)
 }
 
 func TestDefaultsOfStoredRecords(t *testing.T) {

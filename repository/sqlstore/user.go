@@ -19,6 +19,7 @@ type userRow struct {
 	CreatedAt    time.Time
 	PasswordHash sql.NullString
 	TelegramID   sql.NullInt64
+	TokenVersion int64
 }
 
 func (userRow) TableName() string { return "users" }
@@ -27,6 +28,7 @@ func (r userRow) toDomain() domain.User {
 	u := domain.User{
 		ID: r.ID, Email: r.Email, Name: r.Name, Picture: r.Picture.String, Role: r.Role,
 		IsAdmin: r.IsAdmin, PasswordHash: r.PasswordHash.String, CreatedAt: r.CreatedAt.UTC(),
+		TokenVersion: r.TokenVersion,
 	}
 	if r.TelegramID.Valid {
 		id := r.TelegramID.Int64
@@ -38,6 +40,7 @@ func (r userRow) toDomain() domain.User {
 func userFromDomain(u domain.User) userRow {
 	r := userRow{
 		ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, IsAdmin: u.IsAdmin, CreatedAt: u.CreatedAt,
+		TokenVersion: u.TokenVersion,
 		Picture:      sql.NullString{String: u.Picture, Valid: u.Picture != ""},
 		PasswordHash: sql.NullString{String: u.PasswordHash, Valid: u.PasswordHash != ""},
 	}
@@ -60,10 +63,12 @@ type Users struct{ s *Store }
 func NewUsers(s *Store) *Users { return &Users{s: s} }
 
 // Create stores a new user and returns it with its id; a taken e-mail is a
-// Conflict.
+// Conflict. The e-mail is stored normalised (trimmed, lower case), so the
+// column's UNIQUE constraint also refuses the same address in another case.
 func (r *Users) Create(ctx context.Context, u domain.User) (domain.User, error) {
 	row := userFromDomain(u)
 	row.ID = 0
+	row.Email = domain.NormalizeEmail(row.Email)
 	if err := r.s.writer.WithContext(ctx).Create(&row).Error; err != nil {
 		return domain.User{}, mapErr(err, "user "+u.Email)
 	}
@@ -91,6 +96,17 @@ func (r *Users) ByID(ctx context.Context, id int64) (domain.User, error) {
 // ByEmail loads a user by e-mail, compared case-insensitively.
 func (r *Users) ByEmail(ctx context.Context, email string) (domain.User, error) {
 	return r.first(ctx, "user", "lower(email) = lower(?)", email)
+}
+
+// DuplicateEmails lists the e-mails that more than one account carries in
+// different cases: rows older than case-insensitive e-mails that migration
+// 0004 could not fold without losing an account. Start-up logs them so an
+// administrator can merge or delete one.
+func (r *Users) DuplicateEmails(ctx context.Context) ([]string, error) {
+	var out []string
+	err := r.s.reader.WithContext(ctx).Model(&userRow{}).Select("lower(trim(email))").
+		Group("lower(trim(email))").Having("count(*) > 1").Order("1").Scan(&out).Error
+	return out, mapErr(err, "users")
 }
 
 // ByTelegramID loads the user linked to a Telegram account.

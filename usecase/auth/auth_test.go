@@ -25,19 +25,32 @@ func TestPasswordHashRoundTrip(t *testing.T) {
 	}
 }
 
-func TestThrottleWindowSlides(t *testing.T) {
+func TestThrottleCountsAtStartAndReleasesSuccesses(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	th := newThrottle(3, time.Minute, func() time.Time { return now })
-	for range 3 {
-		assert.False(t, th.blocked("1.2.3.4"))
-		th.fail("1.2.3.4")
+	var stamps []time.Time
+	for range 3 { // three attempts in flight, none finished yet
+		st, ok := th.reserve("addr:1.2.3.4", "email:a@b.c")
+		require.True(t, ok)
+		stamps = append(stamps, st)
 		now = now.Add(10 * time.Second)
 	}
-	assert.True(t, th.blocked("1.2.3.4"))
-	assert.False(t, th.blocked("5.6.7.8"), "other addresses are not affected")
-	now = now.Add(31 * time.Second) // the first failure is now over a minute old
-	assert.False(t, th.blocked("1.2.3.4"))
+	_, ok := th.reserve("addr:1.2.3.4", "email:other@b.c")
+	assert.False(t, ok, "attempts in flight count against the address")
+	_, ok = th.reserve("addr:5.6.7.8", "email:a@b.c")
+	assert.False(t, ok, "and against the e-mail")
+	_, ok = th.reserve("addr:5.6.7.8", "email:other@b.c")
+	assert.True(t, ok, "other addresses and e-mails are not affected")
+
+	th.release(stamps[1], "addr:1.2.3.4", "email:a@b.c") // that one succeeded
+	assert.False(t, th.blocked("addr:1.2.3.4"))
+	_, ok = th.reserve("addr:1.2.3.4", "email:a@b.c")
+	assert.True(t, ok)
+	assert.True(t, th.blocked("email:a@b.c"))
+
+	now = now.Add(time.Minute) // every attempt is now over a minute old
+	assert.False(t, th.blocked("email:a@b.c"))
 	now = now.Add(time.Hour)
 	th.sweep()
-	assert.Empty(t, th.fails, "old entries are forgotten")
+	assert.Empty(t, th.hits, "old entries are forgotten")
 }

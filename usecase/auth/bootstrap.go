@@ -26,9 +26,10 @@ const InitialPasswordFile = "initial_admin_password"
 //     with a random password written to <dataDir>/initial_admin_password.
 //
 // The log names the file, never the password.
-func (s *Service) Bootstrap(ctx context.Context, adminEmail, adminPassword, dataDir string) error {
+func (a *Accounts) Bootstrap(ctx context.Context, adminEmail, adminPassword, dataDir string) error {
+	a.warnDuplicates(ctx)
 	if adminEmail != "" {
-		_, err := s.users.ByEmail(ctx, adminEmail)
+		_, err := a.users.ByEmail(ctx, adminEmail)
 		if err == nil {
 			return nil
 		}
@@ -38,13 +39,13 @@ func (s *Service) Bootstrap(ctx context.Context, adminEmail, adminPassword, data
 		if adminPassword == "" {
 			return fmt.Errorf("bootstrap admin: ADMIN_EMAIL is set but ADMIN_PASSWORD is empty")
 		}
-		if _, err := s.CreateUser(ctx, NewUser{Email: adminEmail, Password: adminPassword, Admin: true}); err != nil {
+		if _, err := a.CreateUser(ctx, NewUser{Email: adminEmail, Password: adminPassword, Admin: true}); err != nil {
 			return fmt.Errorf("bootstrap admin %s: %w", adminEmail, err)
 		}
-		s.opt.Logger.InfoContext(ctx, "created the administrator from ADMIN_EMAIL", "email", adminEmail)
+		a.log.InfoContext(ctx, "created the administrator from ADMIN_EMAIL", "email", adminEmail)
 		return nil
 	}
-	n, err := s.users.Count(ctx)
+	n, err := a.users.Count(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
@@ -56,13 +57,27 @@ func (s *Service) Bootstrap(ctx context.Context, adminEmail, adminPassword, data
 	if err := os.WriteFile(path, []byte(password+"\n"), 0o600); err != nil {
 		return fmt.Errorf("write initial admin password: %w", err)
 	}
-	if _, err := s.CreateUser(ctx, NewUser{Email: InitialAdminEmail, Name: "admin", Password: password, Admin: true}); err != nil {
+	if _, err := a.CreateUser(ctx, NewUser{Email: InitialAdminEmail, Name: "admin", Password: password, Admin: true}); err != nil {
 		_ = os.Remove(path)
 		return fmt.Errorf("create initial admin: %w", err)
 	}
-	s.opt.Logger.WarnContext(ctx, "created the first administrator; its password is in the file named here",
+	a.log.WarnContext(ctx, "created the first administrator; its password is in the file named here",
 		"email", InitialAdminEmail, "password_file", path)
 	return nil
+}
+
+// warnDuplicates logs the e-mails that older accounts share in different
+// cases (kept by migration 0004 rather than losing an account).
+func (a *Accounts) warnDuplicates(ctx context.Context) {
+	dups, err := a.users.DuplicateEmails(ctx)
+	if err != nil {
+		a.log.WarnContext(ctx, "could not look for duplicate e-mails", "err", err)
+		return
+	}
+	for _, e := range dups {
+		a.log.WarnContext(ctx, "several accounts share this e-mail in different cases; only the oldest can sign in with a password: merge or delete the others",
+			"email", e)
+	}
 }
 
 // randomPassword returns 18 random bytes in URL-safe base64 (24 characters).

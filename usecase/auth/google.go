@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -29,18 +29,27 @@ type GoogleConfig struct {
 	UserinfoURL   string
 	AllowedEmails []string
 	StateTTL      time.Duration
-	HTTPClient    *http.Client
+	// MaxPending caps the sign-ins in progress (and, separately, the
+	// one-time codes not yet exchanged); at the cap the oldest is dropped.
+	// Default 10 000.
+	MaxPending int
+	HTTPClient *http.Client
 }
 
+// CodeTTL is how long the one-time code that ends a Google sign-in stays
+// valid: the home page exchanges it as soon as it loads.
+const CodeTTL = 60 * time.Second
+
 // Google runs the OAuth authorization-code flow. States are kept in memory,
-// bound to the browser by a cookie and usable once.
+// bound to the browser by a cookie and usable once. A finished sign-in
+// yields a one-time code, not a token, so no token ever travels in a URL.
 type Google struct {
 	auth   *Service
 	users  UserStore
 	cfg    GoogleConfig
 	oauth  oauth2.Config
-	mu     sync.Mutex
-	states map[string]time.Time
+	states *expiring[struct{}]
+	codes  *expiring[int64] // one-time code → user id
 }
 
 // Errors of the Google flow.
@@ -49,6 +58,7 @@ var (
 	ErrEmailNotVerified = domain.NewError(domain.KindForbidden, "email_not_verified", "Google has not verified this e-mail address")
 	ErrNotAllowed       = domain.NewError(domain.KindForbidden, "not_allowed", "this Google account has no access to this server")
 	ErrOAuthDisabled    = domain.NewError(domain.KindNotFound, "oauth_disabled", "Google sign-in is not configured")
+	ErrBadCode          = domain.NewError(domain.KindInvalid, "invalid_code", "the sign-in code is invalid, expired or was already used; sign in again")
 )
 
 // NewGoogle builds the flow; s issues the tokens and records the logins.
@@ -56,10 +66,15 @@ func NewGoogle(s *Service, users UserStore, cfg GoogleConfig) *Google {
 	if cfg.StateTTL <= 0 {
 		cfg.StateTTL = 10 * time.Minute
 	}
+	if cfg.MaxPending <= 0 {
+		cfg.MaxPending = 10000
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 15 * time.Second}
 	}
-	return &Google{auth: s, users: users, cfg: cfg, states: map[string]time.Time{},
+	return &Google{auth: s, users: users, cfg: cfg,
+		states: newExpiring[struct{}](cfg.MaxPending, cfg.StateTTL, s.opt.Now),
+		codes:  newExpiring[int64](cfg.MaxPending, CodeTTL, s.opt.Now),
 		oauth: oauth2.Config{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, RedirectURL: cfg.RedirectURI,
 			Endpoint: oauth2.Endpoint{AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL},
@@ -79,20 +94,11 @@ func (g *Google) Begin() (redirect, state string, err error) {
 	if !g.Enabled() {
 		return "", "", ErrOAuthDisabled
 	}
-	b := make([]byte, 24)
-	if _, err := rand.Read(b); err != nil {
+	state, err = randomToken()
+	if err != nil {
 		return "", "", fmt.Errorf("oauth state: %w", err)
 	}
-	state = hex.EncodeToString(b)
-	now := g.auth.opt.Now()
-	g.mu.Lock()
-	for s, exp := range g.states {
-		if now.After(exp) {
-			delete(g.states, s)
-		}
-	}
-	g.states[state] = now.Add(g.cfg.StateTTL)
-	g.mu.Unlock()
+	g.states.put(state, struct{}{})
 	return g.oauth.AuthCodeURL(state, oauth2.AccessTypeOnline), state, nil
 }
 
@@ -102,11 +108,17 @@ func (g *Google) takeState(state, cookie string) bool {
 	if state == "" || state != cookie {
 		return false
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	exp, ok := g.states[state]
-	delete(g.states, state)
-	return ok && !g.auth.opt.Now().After(exp)
+	_, ok := g.states.take(state)
+	return ok
+}
+
+// randomToken returns 24 random bytes in hex: states and one-time codes.
+func randomToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
 }
 
 // googleUser is the part of the OpenID userinfo answer mediateka reads.
@@ -117,36 +129,74 @@ type googleUser struct {
 	Picture       string `json:"picture"`
 }
 
-// Complete finishes a sign-in: checks the state, exchanges the code, reads
-// the verified e-mail and signs in the matching user, creating one only when
-// the e-mail is in allowed_emails.
-func (g *Google) Complete(ctx context.Context, code, state, cookieState, remote string) (Login, error) {
+// Complete finishes a sign-in: checks the state, exchanges the provider's
+// code, reads the verified e-mail and finds the matching user, creating one
+// only when the e-mail is in allowed_emails. It returns a one-time code
+// (single use, CodeTTL) that the home page exchanges for a token.
+func (g *Google) Complete(ctx context.Context, code, state, cookieState string) (string, error) {
 	if !g.Enabled() {
-		return Login{}, ErrOAuthDisabled
+		return "", ErrOAuthDisabled
 	}
 	if !g.takeState(state, cookieState) {
-		return Login{}, ErrBadState
+		return "", ErrBadState
 	}
 	if code == "" {
-		return Login{}, domain.ErrInvalid("the provider sent no code", map[string]string{"code": "must not be empty"})
+		return "", domain.ErrInvalid("the provider sent no code", map[string]string{"code": "must not be empty"})
 	}
+	u, err := g.verifiedUser(ctx, code)
+	if err != nil {
+		return "", err
+	}
+	once, err := randomToken()
+	if err != nil {
+		return "", fmt.Errorf("one-time code: %w", err)
+	}
+	g.codes.put(once, u.ID)
+	return once, nil
+}
+
+// Exchange trades a one-time code from Complete for a token: once, within
+// CodeTTL.
+func (g *Google) Exchange(ctx context.Context, code, remote string) (Login, error) {
+	id, ok := g.codes.take(code)
+	if !ok || code == "" {
+		return Login{}, ErrBadCode
+	}
+	u, err := g.users.ByID(ctx, id)
+	if domain.IsKind(err, domain.KindNotFound) {
+		return Login{}, ErrBadCode
+	}
+	if err != nil {
+		return Login{}, fmt.Errorf("exchange sign-in code: %w", err)
+	}
+	return g.auth.signIn(ctx, u, "google", remote)
+}
+
+// verifiedUser trades the provider's code for the profile and returns the
+// account it signs in.
+func (g *Google) verifiedUser(ctx context.Context, code string) (domain.User, error) {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, g.cfg.HTTPClient)
 	tok, err := g.oauth.Exchange(ctx, code)
 	if err != nil {
-		return Login{}, domain.ErrUnavailable("oauth_failed", "Google did not accept the sign-in", err)
+		return domain.User{}, domain.ErrUnavailable("oauth_failed", "Google did not accept the sign-in", err)
 	}
 	info, err := g.userinfo(ctx, tok)
 	if err != nil {
-		return Login{}, err
+		return domain.User{}, err
 	}
 	if !info.EmailVerified || info.Email == "" {
-		return Login{}, ErrEmailNotVerified
+		return domain.User{}, ErrEmailNotVerified
 	}
-	u, err := g.findOrCreate(ctx, info)
-	if err != nil {
-		return Login{}, err
+	if !isHTTPS(info.Picture) {
+		info.Picture = "" // a page shows it as an image: nothing but https
 	}
-	return g.auth.signIn(ctx, u, "google", remote)
+	return g.findOrCreate(ctx, info)
+}
+
+// isHTTPS reports whether s is an absolute https URL with a host.
+func isHTTPS(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "https" && u.Host != ""
 }
 
 func (g *Google) userinfo(ctx context.Context, tok *oauth2.Token) (googleUser, error) {

@@ -13,6 +13,9 @@ type UserStore interface {
 	ByID(ctx context.Context, id int64) (domain.User, error)
 	ByEmail(ctx context.Context, email string) (domain.User, error)
 	Count(ctx context.Context) (int64, error)
+	// DuplicateEmails lists e-mails that several older accounts share in
+	// different cases.
+	DuplicateEmails(ctx context.Context) ([]string, error)
 }
 
 // ActivityLog records logins in the user's activity log.

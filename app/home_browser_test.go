@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// newBrowser starts headless Chromium (no sandbox: the tests may run as
+// root). Close it before the servers stop, so its kept-alive connections do
+// not hold their shutdown.
+func newBrowser(t *testing.T) (context.Context, func()) {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless)...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
+	return ctx, func() { cancelTimeout(); cancel(); cancelAlloc() }
+}
+
+// serve runs ta on a real listener until the test ends and returns its
+// base URL.
+func serve(t *testing.T, ta *testApp) string {
+	t.Helper()
+	addr, stop := runOnLoopback(t, ta)
+	t.Cleanup(func() { _ = stop() })
+	return "http://" + addr
+}
+
+// until waits for a JavaScript condition on the page, across a page load
+// in progress (whose script context may vanish under a running poll).
+func until(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if _, err = chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(2*time.Second))); err == nil {
+			return
+		}
+	}
+	require.NoError(t, err, what)
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	require.NoError(t, err, expr)
+	return v
+}
+
+// The page in a real browser: a link carrying a token signs nobody in, the
+// form hides after sign-in, Google shows only when configured, and the
+// one-time code of a Google sign-in completes through the API.
+func TestHomePageInABrowser(t *testing.T) {
+	browser, closeBrowser := newBrowser(t)
+	defer closeBrowser()
+	ta, f := newOAuthApp(t)
+	base := serve(t, ta)
+	attackerToken := ta.login(t, "admin@localhost", ta.initialPassword(t))
+
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(base+"/#token="+attackerToken)))
+	until(t, browser, "the sign-in form shows", `!document.getElementById('login').hidden && getComputedStyle(document.getElementById('login')).display !== 'none'`)
+	until(t, browser, "Google is configured", `!document.getElementById('google').hidden`)
+	assert.Empty(t, eval[string](t, browser, `localStorage.getItem('mediateka_token') || ''`), "a token from a link is never stored")
+	assert.Equal(t, "", eval[string](t, browser, `document.getElementById('who').textContent`))
+	assert.Zero(t, eval[int](t, browser, `document.querySelectorAll('a[href="/admin"], a[href="/player"], a[href="/remote"]').length`))
+
+	require.NoError(t, chromedp.Do(browser,
+		chromedp.SetValue(chromedp.CSS("#email"), "admin@localhost"),
+		chromedp.SetValue(chromedp.CSS("#password"), ta.initialPassword(t)),
+		chromedp.Click(chromedp.CSS("#login button"))))
+	until(t, browser, "signed in", `document.getElementById('who').textContent.includes('(admin)')`)
+	assert.Equal(t, "none", eval[string](t, browser, `getComputedStyle(document.getElementById('login')).display`),
+		"the form is hidden after sign-in, whatever the CSS of form")
+
+	f.issue("code-anna", "anna@example.org", true)
+	state, cookie := begin(t, ta, f.URL)
+	resp, _ := callback(t, ta, "code-anna", state, cookie)
+	once := oneTimeCode(t, resp)
+	// The provider's redirect is a fresh page load, not a fragment change.
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#code="+once)))
+	until(t, browser, "the code signs Anna in", `document.getElementById('who').textContent.includes('Anna K')`)
+	assert.Equal(t, base+"/", eval[string](t, browser, `location.href`), "the code is removed from the address bar")
+	stored := eval[string](t, browser, `localStorage.getItem('mediateka_token')`)
+	r, me := ta.do(t, "GET", "/api/auth/me", stored, nil)
+	require.Equal(t, 200, r.StatusCode)
+	assert.Equal(t, "anna@example.org", me["email"])
+
+	noGoogle := newTestApp(t, nil)
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(serve(t, noGoogle)+"/")))
+	until(t, browser, "the form shows", `!document.getElementById('login').hidden`)
+	until(t, browser, "providers answered", `performance.getEntriesByType('resource').some(e => e.name.endsWith('/api/auth/providers'))`)
+	assert.True(t, eval[bool](t, browser, `document.getElementById('google').hidden`), "no Google button without Google")
+}

@@ -1,0 +1,87 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestExpiringCapsAndSweepsWithTheInjectedClock(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	e := newExpiring[int](100, 10*time.Minute, clock.Now)
+	for i := range 1000 {
+		e.put(fmt.Sprint(i), i)
+	}
+	assert.Equal(t, 100, e.len(), "never more than the cap")
+	assert.LessOrEqual(t, len(e.order), 100)
+	_, ok := e.take("0")
+	assert.False(t, ok, "the oldest was pushed out")
+	v, ok := e.take("999")
+	assert.True(t, ok)
+	assert.Equal(t, 999, v)
+	_, ok = e.take("999")
+	assert.False(t, ok, "single use")
+
+	clock.Add(10*time.Minute + time.Second)
+	_, ok = e.take("998")
+	assert.False(t, ok, "expired")
+	e.put("fresh", 1)
+	assert.Equal(t, 1, e.len(), "the next put sweeps every expired entry")
+	assert.Len(t, e.order, 1)
+}
+
+func TestGoogleStatesAreCappedAndExpire(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	s, users := newTestService(t, Options{Now: clock.Now})
+	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret", AuthURL: "https://p/auth",
+		TokenURL: "https://p/token", StateTTL: time.Minute, MaxPending: 50})
+	_, first, err := g.Begin()
+	require.NoError(t, err)
+	var last string
+	for range 5000 {
+		_, last, err = g.Begin()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 50, g.states.len())
+	assert.False(t, g.takeState(first, first), "pushed out by the flood")
+	assert.False(t, g.takeState(last, "another cookie"), "bound to the browser's cookie")
+	_, last, _ = g.Begin()
+	clock.Add(time.Minute + time.Second)
+	assert.False(t, g.takeState(last, last), "expired")
+	_, _, _ = g.Begin()
+	assert.Equal(t, 1, g.states.len(), "expired states are swept")
+}
+
+func TestOneTimeCodeIsSingleUseAndExpires(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	s, users := newTestService(t, Options{Now: clock.Now})
+	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret"})
+	ctx := context.Background()
+	anna, err := users.ByEmail(ctx, "anna@example.org")
+	require.NoError(t, err)
+	g.codes.put("code-1", anna.ID)
+	g.codes.put("code-2", anna.ID)
+	l, err := g.Exchange(ctx, "code-1", "1.1.1.1")
+	require.NoError(t, err)
+	assert.Equal(t, anna.ID, l.User.ID)
+	_, err = s.VerifyToken(ctx, l.Token)
+	assert.NoError(t, err)
+	_, err = g.Exchange(ctx, "code-1", "1.1.1.1")
+	assert.ErrorIs(t, err, ErrBadCode, "reused")
+	clock.Add(CodeTTL + time.Second)
+	_, err = g.Exchange(ctx, "code-2", "1.1.1.1")
+	assert.ErrorIs(t, err, ErrBadCode, "expired")
+	_, err = g.Exchange(ctx, "", "1.1.1.1")
+	assert.ErrorIs(t, err, ErrBadCode)
+}
+
+func TestOnlyHTTPSPicturesAreKept(t *testing.T) {
+	for pic, want := range map[string]bool{"https://lh3.googleusercontent.com/a/x": true, "http://pics/a.png": false,
+		"javascript:alert(1)": false, "data:image/png;base64,AAAA": false, "//evil/x.png": false, "": false, "https:///x": false} {
+		assert.Equal(t, want, isHTTPS(pic), pic)
+	}
+}
