@@ -2,27 +2,24 @@ package app
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-const chromiumPath = "/usr/bin/chromium"
+	"mediateka/repository/exectest"
+)
 
 // newBrowser starts headless Chromium (no sandbox: the tests may run as
 // root). Close it before the servers stop, so its kept-alive connections do
 // not hold their shutdown.
 func newBrowser(t *testing.T) (context.Context, func()) {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skip("chromium is not installed (apt-get install chromium)")
-	}
+	chromium := exectest.Require(t, "chromium", "chromium")[0]
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless)...)
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless)...)
 	ctx, cancel := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
 	return ctx, func() { cancelTimeout(); cancel(); cancelAlloc() }
