@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"mediateka/config"
 	deliveryhttp "mediateka/delivery/http"
@@ -183,10 +184,24 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 // so no request reaches a part that has stopped.
 func (a *App) serverComponent(ln net.Listener) component {
 	// serve reads ln when it runs, after Start has opened or wrapped it.
-	serve := func(context.Context) error { return a.http.Serve(ln) }
+	// halt also closes ln itself: a shutdown that comes before the serving
+	// goroutine has taken the listener would otherwise be forgotten by
+	// fasthttp, which would then serve on after the database closed. The
+	// accept error that close causes is the expected end, not a failure.
+	var halting atomic.Bool
+	serve := func(context.Context) error {
+		err := a.http.Serve(ln)
+		if halting.Load() {
+			return nil
+		}
+		return err
+	}
 	halt := func(ctx context.Context) error {
+		halting.Store(true)
 		a.stopStreams()
-		return a.http.App().ShutdownWithContext(ctx)
+		err := a.http.App().ShutdownWithContext(ctx)
+		_ = ln.Close() // already closed by a shutdown that found it
+		return err
 	}
 	c := a.life.background("http server", serve, halt)
 	startServing := c.Start

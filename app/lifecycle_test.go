@@ -196,3 +196,27 @@ func TestRunThatCannotListenStopsWhatStarted(t *testing.T) {
 	}
 	assert.Contains(t, ta.stderr.String(), "component did not start")
 }
+
+// TestRunStoppedAtOnceEndsCleanly stops Run the moment it starts, before
+// the serving goroutine may have taken the listener: Run must still return
+// promptly and without error, leaving nothing serving.
+func TestRunStoppedAtOnceEndsCleanly(t *testing.T) {
+	t.Parallel()
+	for i := range 5 {
+		ta := newTestApp(t, nil)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		done := make(chan error, 1)
+		go func() { done <- ta.Run(ctx, ln) }()
+		select {
+		case err := <-done:
+			require.NoError(t, err, "round %d", i)
+		case <-time.After(15 * time.Second):
+			t.Fatalf("round %d: Run did not return after an immediate stop", i)
+		}
+		_, err = net.DialTimeout("tcp", ln.Addr().String(), time.Second)
+		require.Error(t, err, "round %d: nothing listens after Run returned", i)
+	}
+}
