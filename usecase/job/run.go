@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -32,7 +33,9 @@ func (r *Runner[C, E]) claim(ctx context.Context, j Job[C, E]) (*run, error) {
 	r.status = Status[C, E]{State: domain.JobRunning, ID: j.ID, StartedAt: r.opt.Now().UTC(), Counters: j.Counters}
 	r.version++
 	r.mu.Unlock()
+	r.announce.Lock()
 	r.publish(j.Started)
+	r.announce.Unlock()
 	return rn, nil
 }
 
@@ -73,15 +76,31 @@ func (r *Runner[C, E]) Exclusive(fn func() error) error {
 // execute does the work with progress reports and records the outcome.
 func (r *Runner[C, E]) execute(rn *run, work func(context.Context, *Progress[C, E]) error, progress func(Status[C, E])) Status[C, E] {
 	stop := r.reportProgress(progress)
-	err := work(rn.ctx, &Progress[C, E]{r: r})
+	err := r.guard(rn.ctx, work)
 	stop()
 	return r.finish(rn, err)
 }
 
+// guard runs work and turns a panic into the run's failure, so a bug in
+// one job cannot keep the slot (and the scan lock) taken until a restart.
+func (r *Runner[C, E]) guard(ctx context.Context, work func(context.Context, *Progress[C, E]) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error(r.opt.Name+" panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("%s panicked: %v", r.opt.Name, p)
+		}
+	}()
+	return work(ctx, &Progress[C, E]{r: r})
+}
+
 // finish records the outcome, frees the lock and the slot (in that order,
 // so a listener hearing the end can start the next run at once), then
-// announces the end and wakes Wait and Stop.
+// announces the end and wakes Wait and Stop. announce is held from before
+// the slot frees until the end is out, so a run started meanwhile
+// announces itself after this one's end.
 func (r *Runner[C, E]) finish(rn *run, err error) Status[C, E] {
+	r.announce.Lock()
+	defer r.announce.Unlock()
 	rn.unlock()
 	r.mu.Lock()
 	st := &r.status

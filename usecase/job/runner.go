@@ -109,12 +109,17 @@ type Runner[C, E any] struct {
 	opt Options[C, E]
 	log *slog.Logger
 
-	mu      sync.Mutex
-	status  Status[C, E]
-	version uint64 // counts changes of the status, so unchanged progress is not published
-	cancel  context.CancelFunc
-	done    chan struct{}
-	stopped bool
+	mu sync.Mutex
+	// announce orders the start and end events: held from freeing the slot
+	// until the end event is out, and while a new run announces its start,
+	// so listeners never hear a run start before the last one ended.
+	// Publishers must not start a run of the same runner from Publish.
+	announce sync.Mutex
+	status   Status[C, E]
+	version  uint64 // counts changes of the status, so unchanged progress is not published
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopped  bool
 }
 
 // New builds an idle runner.
