@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,4 +117,44 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// changingRoots answers the library folders it was built with once, then
+// the others: the folders changed between a scan's request and its start.
+type changingRoots struct {
+	mu           sync.Mutex
+	first, later []domain.Root
+	calls        int
+}
+
+func (c *changingRoots) Roots() []domain.Root {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	if c.calls == 1 {
+		return c.first
+	}
+	return c.later
+}
+
+func (c *changingRoots) SaveRoots([]domain.Root) error { return nil }
+
+// TestScanDoesNotWalkFoldersReplacedAsItStarts: when the library folders
+// change between the scan request and the moment the scan holds its slot,
+// the scan fails with a reason instead of walking the old folders (and
+// marking what is under the new ones missing).
+func TestScanDoesNotWalkFoldersReplacedAsItStarts(t *testing.T) {
+	var roots *changingRoots
+	e := newEnv(t, withOptions(func(o *library.Options) {
+		roots = &changingRoots{first: o.Roots, later: []domain.Root{{Path: filepath.Dir(o.Roots[0].Path), Disk: "Other"}}}
+		o.RootStore = roots
+	}))
+	e.touch("Heat (1995)/Heat.1995.mkv")
+
+	st, err := e.svc.Scan(context.Background(), library.ScanRequest{}, nil)
+	require.Error(t, err)
+	assert.Equal(t, library.StateFailed, st.State)
+	assert.Contains(t, st.Failure, "library folders changed")
+	assert.Zero(t, st.FilesSeen, "nothing was walked")
+	assert.Empty(t, e.all(), "nothing was written")
 }

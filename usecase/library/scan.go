@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -85,11 +86,15 @@ func newScanRunner(opt Options) *jobrun.Runner[scanCounts, ScanError] {
 			return domain.ScanCompleted{ScanID: st.ID, State: st.State, FilesSeen: c.FilesSeen, Added: c.Added,
 				Updated: c.Updated, Missing: c.Missing, Errors: st.ErrorCount, DurationMS: st.Duration().Milliseconds()}
 		},
-		Failure: func(state domain.JobState, _ error) string {
-			if state == domain.JobFailed {
+		Failure: func(state domain.JobState, err error) string {
+			switch {
+			case state != domain.JobFailed:
+				return ""
+			case errors.Is(err, errRootsChanged):
+				return errRootsChanged.Error() + "; start it again"
+			default:
 				return "the scan could not write to the database"
 			}
-			return ""
 		},
 	})
 }
@@ -152,8 +157,15 @@ func (s *Service) Scan(ctx context.Context, req ScanRequest, progress func(Statu
 func (s *Service) CancelScan() (string, error) { return s.scans.Cancel() }
 
 // scanJob validates the request and describes the scan to the runner.
+//
+// The targets are worked out before the slot is claimed, so a bad request
+// is refused at once; a change of the library folders in between (PUT
+// /roots waits for a free slot, not for this) would leave the scan walking
+// folders that are no longer the library's, so the run checks the folders
+// again once it holds the slot and fails rather than scan stale ones.
 func (s *Service) scanJob(req ScanRequest) (jobrun.Job[scanCounts, ScanError], error) {
-	targets, err := s.targets(req)
+	roots := s.roots.Roots()
+	targets, err := s.targetsIn(roots, req)
 	if err != nil {
 		return jobrun.Job[scanCounts, ScanError]{}, err
 	}
@@ -162,7 +174,14 @@ func (s *Service) scanJob(req ScanRequest) (jobrun.Job[scanCounts, ScanError], e
 		ID:      id,
 		Started: domain.ScanStarted{ScanID: id, Paths: targetPaths(targets)},
 		Work: func(ctx context.Context, p *scanProgress) error {
+			if !slices.Equal(roots, s.roots.Roots()) {
+				return errRootsChanged
+			}
 			return (&scanRun{s: s, ctx: ctx, id: id, targets: targets, p: p}).scan()
 		},
 	}, nil
 }
+
+// errRootsChanged ends a scan whose library folders changed between its
+// request and its start.
+var errRootsChanged = errors.New("the library folders changed as the scan started")

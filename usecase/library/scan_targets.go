@@ -25,16 +25,15 @@ type target struct {
 	isFile bool
 }
 
-// targets turns a request into the folders to walk: the roots (of one disk
+// targetsIn turns a request into the folders of roots to walk: the roots (of one disk
 // when Disk is set) or the requested paths, which must be absolute, inside
 // a root and present. Nested paths collapse into the outer one.
-func (s *Service) targets(req ScanRequest) ([]target, error) {
-	roots := s.roots.Roots() // a scan keeps the roots it started with
+func (s *Service) targetsIn(roots []domain.Root, req ScanRequest) ([]target, error) {
 	if len(roots) == 0 {
 		return nil, domain.ErrNoRoots
 	}
 	if req.Disk != "" {
-		roots = slices.DeleteFunc(roots, func(r domain.Root) bool { return r.Disk != req.Disk })
+		roots = slices.DeleteFunc(slices.Clone(roots), func(r domain.Root) bool { return r.Disk != req.Disk })
 		if len(roots) == 0 {
 			return nil, invalidScan("unknown_disk", "disk", "no library folder has this disk name")
 		}
