@@ -9,16 +9,22 @@ import (
 )
 
 // PruneSearches keeps search_history bounded: rows written before cutoff
-// go, then the oldest rows beyond the newest keep. Both deletes walk the
-// table in id (that is, writing) order, oldest first.
+// go, then the oldest rows beyond the newest keep. It runs after every
+// batch of searches, so it must not scan the table: ids follow writing
+// time and rows only ever go from the oldest end, so both deletes are id
+// ranges found through the primary key — the first row not older than
+// cutoff, and max(id) - keep — costing what they delete, not the table.
 func (r *Media) PruneSearches(ctx context.Context, keep int, cutoff time.Time) error {
 	_, err := r.inTx(ctx, func(w *batchWriter) error {
 		ctx := detached(ctx)
-		if _, err := w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE timestamp < ?`, cutoff.UTC()); err != nil {
+		_, err := w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE id < coalesce(
+			(SELECT id FROM search_history WHERE timestamp >= ? ORDER BY id LIMIT 1),
+			(SELECT max(id) + 1 FROM search_history))`, cutoff.UTC())
+		if err != nil {
 			return fmt.Errorf("prune search history by age: %w", err)
 		}
-		_, err := w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE id <=
-			(SELECT id FROM search_history ORDER BY id DESC LIMIT 1 OFFSET ?)`, keep)
+		_, err = w.tx.ExecContext(ctx, `DELETE FROM search_history WHERE id <=
+			(SELECT max(id) FROM search_history) - ?`, keep)
 		if err != nil {
 			return fmt.Errorf("prune search history by size: %w", err)
 		}
