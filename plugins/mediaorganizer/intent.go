@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"mediateka/usecase/library"
+	"mediateka/usecase/textmatch"
 )
 
 type intent int
@@ -123,43 +124,22 @@ func countPhrase(k countKind, st library.Stats, ru bool) string {
 	switch k {
 	case countMovies:
 		if ru {
-			return fmt.Sprintf("%d %s", st.Movies, plural(st.Movies, "фильм", "фильма", "фильмов"))
+			return fmt.Sprintf("%d %s", st.Movies, textmatch.PluralRu(st.Movies, "фильм", "фильма", "фильмов"))
 		}
-		return fmt.Sprintf("%d %s", st.Movies, pluralEn(st.Movies, "movie", "movies"))
+		return fmt.Sprintf("%d %s", st.Movies, textmatch.PluralEn(st.Movies, "movie", "movies"))
 	case countSeries:
 		if ru {
-			return fmt.Sprintf("%d %s", st.Series, plural(st.Series, "сериал", "сериала", "сериалов"))
+			return fmt.Sprintf("%d %s", st.Series, textmatch.PluralRu(st.Series, "сериал", "сериала", "сериалов"))
 		}
 		return fmt.Sprintf("%d series", st.Series)
 	case countSeasons:
 		if ru {
-			return fmt.Sprintf("%d %s", st.Seasons, plural(st.Seasons, "сезон", "сезона", "сезонов"))
+			return fmt.Sprintf("%d %s", st.Seasons, textmatch.PluralRu(st.Seasons, "сезон", "сезона", "сезонов"))
 		}
-		return fmt.Sprintf("%d %s", st.Seasons, pluralEn(st.Seasons, "season", "seasons"))
+		return fmt.Sprintf("%d %s", st.Seasons, textmatch.PluralEn(st.Seasons, "season", "seasons"))
 	}
 	if ru {
-		return fmt.Sprintf("%d %s", st.Episodes, plural(st.Episodes, "серия", "серии", "серий"))
+		return fmt.Sprintf("%d %s", st.Episodes, textmatch.PluralRu(st.Episodes, "серия", "серии", "серий"))
 	}
-	return fmt.Sprintf("%d %s", st.Episodes, pluralEn(st.Episodes, "episode", "episodes"))
-}
-
-// plural picks the Russian form for n: 1 фильм, 2 фильма, 5 фильмов, 21 фильм.
-func plural(n int, one, few, many string) string {
-	n %= 100
-	switch {
-	case n >= 11 && n <= 14:
-		return many
-	case n%10 == 1:
-		return one
-	case n%10 >= 2 && n%10 <= 4:
-		return few
-	}
-	return many
-}
-
-func pluralEn(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%d %s", st.Episodes, textmatch.PluralEn(st.Episodes, "episode", "episodes"))
 }

@@ -105,8 +105,8 @@ func (p *Plugin) scan(lang string) string {
 	_, err := p.lib.StartScan(library.ScanRequest{})
 	switch {
 	case err == nil:
-		return say(lang, "Сканирование библиотеки запущено. Я сообщу, когда оно закончится, — или загляните в панель администратора.",
-			"The library scan has started. Its progress shows in the admin panel.")
+		return say(lang, "Сканирование библиотеки запущено. Как оно идёт, показывает GET /api/media-admin/scan/status.",
+			"The library scan has started. GET /api/media-admin/scan/status shows how it is going.")
 	case errors.Is(err, domain.ErrScanRunning):
 		return say(lang, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
 	case errors.Is(err, domain.ErrNoRoots):
@@ -114,7 +114,9 @@ func (p *Plugin) scan(lang string) string {
 			"No library folders are configured: add them to search_dirs.json.")
 	}
 	p.log.Warn("media_organizer could not start a scan", "err", err.Error())
-	return say(lang, "Не получилось запустить сканирование: "+err.Error(), "Could not start the scan: "+err.Error())
+	// The cause is in the log; a chat answer never carries raw error text.
+	return say(lang, "Не получилось запустить сканирование — причина записана в журнал сервера.",
+		"Could not start the scan; the reason is in the server log.")
 }
 
 func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
@@ -127,9 +129,9 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 	}
 	var b strings.Builder
 	if lang == domain.LangRussian {
-		fmt.Fprintf(&b, "Найдено %d %s дубликатов:", len(groups), plural(len(groups), "группа", "группы", "групп"))
+		fmt.Fprintf(&b, "Найдено %d %s дубликатов:", len(groups), textmatch.PluralRu(len(groups), "группа", "группы", "групп"))
 	} else {
-		fmt.Fprintf(&b, "Found %d duplicate %s:", len(groups), pluralEn(len(groups), "group", "groups"))
+		fmt.Fprintf(&b, "Found %d duplicate %s:", len(groups), textmatch.PluralEn(len(groups), "group", "groups"))
 	}
 	for i, g := range groups {
 		if i == 5 {
@@ -137,7 +139,7 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 			break
 		}
 		fmt.Fprintf(&b, "\n• %s — %d %s (%s)", titleOf(g.Entries[0]), len(g.Entries),
-			say(lang, plural(len(g.Entries), "копия", "копии", "копий"), pluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, lang))
+			say(lang, textmatch.PluralRu(len(g.Entries), "копия", "копии", "копий"), textmatch.PluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, lang))
 	}
 	return b.String(), nil
 }

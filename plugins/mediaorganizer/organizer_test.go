@@ -161,13 +161,6 @@ func TestWithoutALibraryThePluginIsNotLoaded(t *testing.T) {
 	assert.Equal(t, "media_organizer", New(nil, nil, nil).Name())
 }
 
-func TestRussianPlurals(t *testing.T) {
-	for n, want := range map[int]string{0: "фильмов", 1: "фильм", 2: "фильма", 4: "фильма", 5: "фильмов", 11: "фильмов",
-		12: "фильмов", 21: "фильм", 22: "фильма", 111: "фильмов", 101: "фильм"} {
-		assert.Equal(t, want, plural(n, "фильм", "фильма", "фильмов"), n)
-	}
-}
-
 func TestAdminActionsAreRefusedToUsersAndChangeNothing(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv", "Фильмы/Copy/Heat (1995).avi")
 	before := lib.ScanStatus()

@@ -93,3 +93,30 @@ func Stem(word string) string {
 	}
 	return word
 }
+
+// PluralRu picks the Russian form of a word for n: 1 фильм, 2 фильма,
+// 5 фильмов, 11 фильмов, 21 фильм. Every answer that counts things in
+// Russian (chat, bot, speech) needs the three forms.
+func PluralRu(n int, one, few, many string) string {
+	n %= 100
+	if n < 0 {
+		n = -n
+	}
+	switch {
+	case n >= 11 && n <= 14:
+		return many
+	case n%10 == 1:
+		return one
+	case n%10 >= 2 && n%10 <= 4:
+		return few
+	}
+	return many
+}
+
+// PluralEn picks the English form of a word for n: 1 episode, 2 episodes.
+func PluralEn(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -57,3 +57,13 @@ func TestStem(t *testing.T) {
 		assert.Equal(t, want, Stem(in), in)
 	}
 }
+
+func TestPlurals(t *testing.T) {
+	for n, want := range map[int]string{0: "фильмов", 1: "фильм", 2: "фильма", 4: "фильма", 5: "фильмов",
+		11: "фильмов", 12: "фильмов", 14: "фильмов", 21: "фильм", 22: "фильма", 101: "фильм", 111: "фильмов", 1002: "фильма"} {
+		assert.Equal(t, want, PluralRu(n, "фильм", "фильма", "фильмов"), "%d", n)
+	}
+	assert.Equal(t, "episode", PluralEn(1, "episode", "episodes"))
+	assert.Equal(t, "episodes", PluralEn(0, "episode", "episodes"))
+	assert.Equal(t, "episodes", PluralEn(2, "episode", "episodes"))
+}
