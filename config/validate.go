@@ -41,9 +41,20 @@ func (c Config) validate() []string {
 	return p
 }
 
+// validateSections checks every section's values; each check adds its
+// problems to one list, so a person sees all of them at once.
 func (c Config) validateSections() []string {
 	var p []string
 	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+	c.validateDurations(add)
+	c.validateLimits(add)
+	c.validateChoices(add)
+	c.validateURLs(add)
+	return p
+}
+
+// validateDurations requires every timeout and lifetime to be positive.
+func (c Config) validateDurations(add func(string, ...any)) {
 	positive := map[string]Duration{
 		"http.shutdown_timeout": c.HTTP.ShutdownTimeout, "http.read_timeout": c.HTTP.ReadTimeout,
 		"auth.token_ttl": c.Auth.TokenTTL, "auth.oauth_state_ttl": c.Auth.OAuthStateTTL,
@@ -63,6 +74,10 @@ func (c Config) validateSections() []string {
 			add("%s must be a positive duration", k)
 		}
 	}
+}
+
+// validateLimits checks the counts and sizes.
+func (c Config) validateLimits(add func(string, ...any)) {
 	if c.SearchHistory.MaxRows < 1 {
 		add("search_history.max_rows must be at least 1")
 	}
@@ -78,16 +93,18 @@ func (c Config) validateSections() []string {
 	if c.Auth.OAuthMaxPending < 1 {
 		add("auth.oauth_max_pending must be at least 1")
 	}
-	for _, tp := range c.TrustedProxies {
-		if _, err := parsePrefix(tp); err != nil {
-			add("trusted_proxies: %q is not an address or a CIDR range like 10.0.0.0/8", tp)
-		}
-	}
-	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
-		add("log.level %q must be debug, info, warn or error", c.Log.Level)
-	}
 	if c.Log.MaxSizeMB < 1 || c.Log.MaxBackups < 0 {
 		add("log.max_size_mb must be at least 1 and log.max_backups not negative")
+	}
+	if c.Chat.MaxMessageChars < 1 || c.Chat.MaxHistory < 0 {
+		add("chat.max_message_chars must be at least 1 and chat.max_history not negative")
+	}
+}
+
+// validateChoices checks the values that name one of a fixed set.
+func (c Config) validateChoices(add func(string, ...any)) {
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
+		add("log.level %q must be debug, info, warn or error", c.Log.Level)
 	}
 	if !slices.Contains([]string{"", "offline", "gemini", "openai"}, c.AI.Provider) {
 		add("ai.provider %q must be offline, gemini or openai", c.AI.Provider)
@@ -98,8 +115,14 @@ func (c Config) validateSections() []string {
 	if !slices.Contains([]string{"", "mp3", "wav", "ogg"}, c.TTS.Format) {
 		add("tts.format %q must be mp3, wav or ogg", c.TTS.Format)
 	}
-	if c.Chat.MaxMessageChars < 1 || c.Chat.MaxHistory < 0 {
-		add("chat.max_message_chars must be at least 1 and chat.max_history not negative")
+}
+
+// validateURLs checks the addresses of outside services and proxies.
+func (c Config) validateURLs(add func(string, ...any)) {
+	for _, tp := range c.TrustedProxies {
+		if _, err := parsePrefix(tp); err != nil {
+			add("trusted_proxies: %q is not an address or a CIDR range like 10.0.0.0/8", tp)
+		}
 	}
 	for _, f := range [][2]string{{"ai.base_url", c.AI.BaseURL}, {"torrent_client.url", c.TorrentClient.URL},
 		{"google_oauth.auth_url", c.GoogleOAuth.AuthURL}, {"google_oauth.token_url", c.GoogleOAuth.TokenURL},
@@ -111,7 +134,6 @@ func (c Config) validateSections() []string {
 	if r := c.GoogleOAuth.RedirectURI; r != "" && (!isHTTPURL(r) || !strings.HasSuffix(mustPath(r), "/auth/google/callback")) {
 		add("google_oauth.redirect_uri %q must be an http(s) URL whose path ends with /auth/google/callback", r)
 	}
-	return p
 }
 
 func readable(path string) error {
