@@ -42,22 +42,42 @@ type testApp struct {
 // environment and builds the app.
 func newTestApp(t testing.TB, env map[string]string) *testApp {
 	t.Helper()
-	return newTestAppWith(t, env, nil)
+	return buildTestApp(t, appOptions{env: env})
 }
 
 // newTestAppWith is newTestApp with the plugin registry replaced by entries
 // (nil: the built-in plugins).
 func newTestAppWith(t testing.TB, env map[string]string, entries []plugins.Entry) *testApp {
 	t.Helper()
+	return buildTestApp(t, appOptions{env: env, plugins: entries})
+}
+
+// appOptions says how buildTestApp differs from the defaults.
+type appOptions struct {
+	env     map[string]string // the environment besides the data folder
+	plugins []plugins.Entry   // nil: the built-in plugins
+	// beside writes files into the folder of config.json (search_dirs.json)
+	// before the configuration is loaded.
+	beside func(dir string)
+}
+
+// buildTestApp is the one builder of test apps: a temporary folder holding
+// config.json and the data folder, the configuration loaded through
+// config.Load with o.env as the environment, the app closed when t ends.
+func buildTestApp(t testing.TB, o appOptions) *testApp {
+	t.Helper()
 	dir := t.TempDir()
+	if o.beside != nil {
+		o.beside(dir)
+	}
 	full := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
-	for k, v := range env {
+	for k, v := range o.env {
 		full[k] = v
 	}
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := full[k]; return v, ok })
 	require.NoError(t, err)
 	stderr := &syncBuffer{}
-	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: entries})
+	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: o.plugins})
 	require.NoError(t, err)
 	t.Cleanup(a.Close)
 	return &testApp{App: a, cfg: a.cfg, stderr: stderr}

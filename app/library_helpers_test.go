@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"mediateka/config"
 	"mediateka/usecase/auth"
 )
 
@@ -36,28 +35,19 @@ func newLibApp(t *testing.T, dirs func(root string) any) *libApp {
 // provider of classification tests).
 func newLibAppEnv(t *testing.T, dirs func(root string) any, extra map[string]string) *libApp {
 	t.Helper()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "library")
-	require.NoError(t, os.MkdirAll(root, 0o755))
-	var list any = []map[string]string{{"path": root, "disk": "Disk 1"}}
-	if dirs != nil {
-		list = dirs(root)
-	}
-	raw, err := json.Marshal(map[string]any{"dirs": list})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "search_dirs.json"), raw, 0o600))
-	env := map[string]string{"MEDIATEKA_DATA_DIR": filepath.Join(dir, "data")}
-	for k, v := range extra {
-		env[k] = v
-	}
-	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	require.NoError(t, err)
-	stderr := &syncBuffer{}
-	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr})
-	require.NoError(t, err)
-	t.Cleanup(a.Close)
-	ta := &testApp{App: a, cfg: a.cfg, stderr: stderr}
-	_, err = AddUser(context.Background(), ta.cfg, auth.NewUser{Email: "viewer@example.org", Name: "Viewer", Password: "viewer-password"})
+	var root string
+	ta := buildTestApp(t, appOptions{env: extra, beside: func(dir string) {
+		root = filepath.Join(dir, "library")
+		require.NoError(t, os.MkdirAll(root, 0o755))
+		var list any = []map[string]string{{"path": root, "disk": "Disk 1"}}
+		if dirs != nil {
+			list = dirs(root)
+		}
+		raw, err := json.Marshal(map[string]any{"dirs": list})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "search_dirs.json"), raw, 0o600))
+	}})
+	_, err := AddUser(context.Background(), ta.cfg, auth.NewUser{Email: "viewer@example.org", Name: "Viewer", Password: "viewer-password"})
 	require.NoError(t, err)
 	return &libApp{testApp: ta, root: root, admin: ta.login(t, "admin@localhost", ta.initialPassword(t)),
 		user: ta.login(t, "viewer@example.org", "viewer-password")}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	deliveryhttp "mediateka/delivery/http"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/auth"
 )
 
@@ -37,11 +37,9 @@ func (h *peakHasher) Check(encoded, password string) bool {
 // other one is refused with 429, no more than two argon2 checks ever run at
 // once, and /healthz keeps answering.
 func TestFloodAgainstARealServer(t *testing.T) {
-	store, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "flood.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
+	db := sqlstoretest.New(t, nil)
 	h := &peakHasher{}
-	svc, err := auth.New(sqlstore.NewUsers(store), sqlstore.NewActivity(store), auth.Options{
+	svc, err := auth.New(db.Users, sqlstore.NewActivity(db.Store), auth.Options{
 		Secret: []byte("flood-test-secret-of-enough-length"), Hasher: h, MaxConcurrentChecks: 2})
 	require.NoError(t, err)
 	_, err = svc.CreateUser(context.Background(), auth.NewUser{Email: "admin@localhost", Password: "the-right-password"})

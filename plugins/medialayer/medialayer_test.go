@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,17 +18,10 @@ import (
 	"mediateka/repository/ffprobe"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/catalog"
 	"mediateka/usecase/textmatch"
 )
-
-func openStore(t *testing.T) *sqlstore.Store {
-	t.Helper()
-	s, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "ml.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Close() })
-	return s
-}
 
 // Callers of the chat: the administrator, whose changes are everyone's
 // default, and two users with preferences of their own.
@@ -39,20 +31,13 @@ var (
 	bob   = domain.WithCaller(context.Background(), domain.Caller{UserID: 3, Role: domain.RoleUser})
 )
 
-// newCatalog is the real catalogue service over store, holding the film at
+// newCatalog is the real catalogue service over db, holding the film at
 // file as Матрица (1999) and the series Тьма.
-func newCatalog(t *testing.T, store *sqlstore.Store, file string) *catalog.Service {
+func newCatalog(t *testing.T, db *sqlstoretest.DB, file string) *catalog.Service {
 	t.Helper()
-	media := sqlstore.NewMedia(store, textmatch.Normalize)
-	y1999, y2017 := 1999, 2017
-	_, err := media.ApplyScan(context.Background(), []domain.MediaChange{
-		{Media: domain.Media{DiskName: "d", Path: file, Title: "Матрица", TitleOrig: "The Matrix", Year: &y1999,
-			MediaType: domain.MediaMovie, Status: domain.StatusOK, Size: 1, ModTime: time.Unix(1, 0)}},
-		{Media: domain.Media{DiskName: "d", Path: "/series/Dark", Title: "Тьма", TitleOrig: "Dark", Year: &y2017,
-			MediaType: domain.MediaSeries, Status: domain.StatusOK}},
-	})
-	require.NoError(t, err)
-	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{})
+	db.Movie("Матрица", 1999, func(m *domain.Media) { m.Path, m.TitleOrig = file, "The Matrix" })
+	db.Series("Тьма", sqlstoretest.Year(2017), func(m *domain.Media) { m.TitleOrig = "Dark" })
+	svc := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{})
 	t.Cleanup(svc.Close)
 	return svc
 }
@@ -100,8 +85,7 @@ func TestConfigIsValidatedAndInvalidMeansNotLoaded(t *testing.T) {
 }
 
 func TestSubtitleCommandsAreAppliedAndSaved(t *testing.T) {
-	store := openStore(t)
-	settings := sqlstore.NewSettings(store)
+	settings := sqlstore.NewSettings(sqlstoretest.New(t, nil).Store)
 	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30, "color": "#ffffff"}}`)
 
 	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, admin, p, "Включи субтитры"))
@@ -150,7 +134,7 @@ func matrixVideo(t *testing.T) string {
 
 func TestAudioTracksOfACatalogueTitle(t *testing.T) {
 	file := matrixVideo(t)
-	cat := newCatalog(t, openStore(t), file)
+	cat := newCatalog(t, sqlstoretest.New(t, textmatch.Normalize), file)
 	prober, err := ffprobe.New("", 0)
 	require.NoError(t, err)
 	p := newPlugin(t, medialayer.Deps{Catalog: cat, Prober: prober}, `{}`)
@@ -205,7 +189,7 @@ func TestTrackQuestionsAreRecognised(t *testing.T) {
 }
 
 func TestPreferencesArePerUserWithTheAdminsAsTheDefault(t *testing.T) {
-	settings := sqlstore.NewSettings(openStore(t))
+	settings := sqlstore.NewSettings(sqlstoretest.New(t, nil).Store)
 	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{"subtitles": {"size": 30}}`)
 
 	assert.Equal(t, "Готово. Субтитры включены, размер 30, цвет #ffffff.", say(t, admin, p, "Включи субтитры"))
@@ -239,7 +223,7 @@ func TestPreferencesArePerUserWithTheAdminsAsTheDefault(t *testing.T) {
 }
 
 func TestWithoutACallerNothingIsKept(t *testing.T) {
-	settings := sqlstore.NewSettings(openStore(t))
+	settings := sqlstore.NewSettings(sqlstoretest.New(t, nil).Store)
 	p := newPlugin(t, medialayer.Deps{Settings: settings}, `{}`)
 	noCaller := context.Background()
 	assert.Equal(t, "Я не знаю, чей это аккаунт, поэтому не могу сохранить настройки субтитров: войдите в медиатеку.",

@@ -1,7 +1,6 @@
 package mediaorganizer
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +12,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/repository/localfs"
-	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/library"
 	"mediateka/usecase/textmatch"
 )
@@ -36,11 +35,8 @@ func TestAuditAlreadyRunning(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "lib")
 	require.NoError(t, os.MkdirAll(root, 0o755))
-	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db.sqlite"))
-	require.NoError(t, err)
-	defer store.Close()
 	held := heldFS{entered: make(chan struct{}), release: make(chan struct{}), once: &sync.Once{}}
-	lib := library.New(sqlstore.NewMedia(store, textmatch.Normalize), held,
+	lib := library.New(sqlstoretest.New(t, textmatch.Normalize).Media, held,
 		library.Options{Roots: []domain.Root{{Path: root, Disk: "D"}}})
 	defer lib.Close()
 	p := New(nil, lib, nil)

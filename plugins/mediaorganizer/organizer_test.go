@@ -13,7 +13,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/repository/localfs"
-	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/library"
 	"mediateka/usecase/textmatch"
 )
@@ -49,13 +49,10 @@ func newLibrary(t *testing.T, files ...string) (*library.Service, chan struct{})
 		}
 		require.NoError(t, os.WriteFile(p, body, 0o644))
 	}
-	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db.sqlite"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
 	gate := make(chan struct{})
 	close(gate)
 	fsys := gatedFS{gate: gate}
-	svc := library.New(sqlstore.NewMedia(store, textmatch.Normalize), fsys, library.Options{
+	svc := library.New(sqlstoretest.New(t, textmatch.Normalize).Media, fsys, library.Options{
 		Roots: []domain.Root{{Path: root, Disk: "D"}}, Lock: localfs.NewLock(filepath.Join(dir, "lock")),
 	})
 	t.Cleanup(svc.Close)
@@ -120,11 +117,9 @@ func TestScanAlreadyRunning(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "lib")
 	require.NoError(t, os.MkdirAll(root, 0o755))
-	store, err := sqlstore.Open(context.Background(), filepath.Join(dir, "db.sqlite"))
-	require.NoError(t, err)
-	defer store.Close()
+	media := sqlstoretest.New(t, textmatch.Normalize).Media
 	gate := make(chan struct{})
-	lib := library.New(sqlstore.NewMedia(store, textmatch.Normalize), gatedFS{gate: gate},
+	lib := library.New(media, gatedFS{gate: gate},
 		library.Options{Roots: []domain.Root{{Path: root, Disk: "D"}}})
 	defer lib.Close()
 	defer close(gate)
@@ -136,7 +131,7 @@ func TestScanAlreadyRunning(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Сканирование уже идёт — дождитесь, пока оно закончится.", second)
 
-	noRoots := New(nil, library.New(sqlstore.NewMedia(store, textmatch.Normalize), localfs.FS{}, library.Options{}), nil)
+	noRoots := New(nil, library.New(media, localfs.FS{}, library.Options{}), nil)
 	got, err := noRoots.Handle(adminCtx, "scan")
 	require.NoError(t, err)
 	assert.Contains(t, got, "search_dirs.json")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 // countingHasher is the real argon2 hasher that records how many checks run
@@ -50,16 +50,13 @@ func (c *testClock) Add(d time.Duration) {
 // anna@example.org / "anna-password".
 func newTestService(t *testing.T, opt Options) (*Service, *sqlstore.Users) {
 	t.Helper()
-	store, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "auth.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	users := sqlstore.NewUsers(store)
+	db := sqlstoretest.New(t, nil)
 	opt.Secret = []byte("a-test-secret-of-enough-length")
-	s, err := New(users, sqlstore.NewActivity(store), opt)
+	s, err := New(db.Users, sqlstore.NewActivity(db.Store), opt)
 	require.NoError(t, err)
 	_, err = s.CreateUser(context.Background(), NewUser{Email: "Anna@Example.org", Password: "anna-password"})
 	require.NoError(t, err)
-	return s, users
+	return s, db.Users
 }
 
 // flood fires n concurrent logins; remote and email give each one's
@@ -159,12 +156,9 @@ func TestVerifyTokenUsesTheInjectedClockAndTheTokenVersion(t *testing.T) {
 }
 
 func TestAccountsNeedNoSecretAndRefuseAnEmailInAnotherCase(t *testing.T) {
-	store, err := sqlstore.Open(context.Background(), filepath.Join(t.TempDir(), "cli.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	a := NewAccounts(sqlstore.NewUsers(store), AccountOptions{})
+	a := NewAccounts(sqlstoretest.New(t, nil).Users, AccountOptions{})
 	ctx := context.Background()
-	_, err = a.CreateUser(ctx, NewUser{Email: "u@x.org", Password: "first-password"})
+	_, err := a.CreateUser(ctx, NewUser{Email: "u@x.org", Password: "first-password"})
 	require.NoError(t, err)
 	_, err = a.CreateUser(ctx, NewUser{Email: "U@x.org", Password: "second-password"})
 	assert.True(t, domain.IsKind(err, domain.KindConflict), "%v", err)

@@ -183,12 +183,7 @@ func TestIndexNoticesWritesOfAnotherProcess(t *testing.T) {
 	require.NoError(t, err)
 	// The command-line scan writes through its own store and never tells
 	// this service.
-	other, err := sqlstore.Open(context.Background(), e.db.Path)
-	require.NoError(t, err)
-	defer other.Close()
-	_, err = sqlstore.NewMedia(other, textmatch.Normalize).ApplyScan(context.Background(),
-		[]domain.MediaChange{{Media: domain.Media{DiskName: "d", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"}}})
-	require.NoError(t, err)
+	e.db.Another().Put(domain.Media{DiskName: "d", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"})
 	_, err = svc.ByTitle(context.Background(), "solaris", "")
 	assert.ErrorIs(t, err, domain.ErrMediaNotFound, "within a second the index may be stale")
 	mu.Lock()

@@ -3,17 +3,15 @@ package offline_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"mediateka/domain"
 	"mediateka/repository/localfs"
-	"mediateka/repository/sqlstore"
+	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/catalog"
 	"mediateka/usecase/offline"
 	"mediateka/usecase/textmatch"
@@ -24,27 +22,15 @@ import (
 // second season.
 func newCatalog(t *testing.T) *catalog.Service {
 	t.Helper()
-	ctx := context.Background()
-	s, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "media.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Close() })
-	media := sqlstore.NewMedia(s, textmatch.Normalize)
-	ptr := func(n int) *int { return &n }
-	movie := func(path, title, orig string, y int, category, status string) domain.MediaChange {
-		return domain.MediaChange{Media: domain.Media{DiskName: "d1", Path: path, Title: title, TitleRu: title, TitleOrig: orig,
-			Year: ptr(y), MediaType: domain.MediaMovie, MainCategory: category, Status: status, Size: 1, ModTime: time.Unix(1, 0)}}
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	titled := func(orig, category string) func(*domain.Media) {
+		return func(m *domain.Media) { m.TitleRu, m.TitleOrig, m.MainCategory = m.Title, orig, category }
 	}
-	_, err = media.ApplyScan(ctx, []domain.MediaChange{
-		movie("/films/Matrix.1999.mkv", "Матрица", "The Matrix", 1999, "sci_fi", domain.StatusOK),
-		movie("/films/Matrix.Reloaded.2003.mkv", "Матрица: Перезагрузка", "The Matrix Reloaded", 2003, "sci_fi", domain.StatusOK),
-		movie("/films/Brat.1997.avi", "Брат", "", 1997, "crime", domain.StatusMissing),
-		{Media: domain.Media{DiskName: "d2", Path: "/series/Dark", Title: "Тьма", TitleRu: "Тьма", TitleOrig: "Dark", Year: ptr(2017),
-			MediaType: domain.MediaSeries, MainCategory: "thriller", Status: domain.StatusOK}},
-		{Media: domain.Media{DiskName: "d2", Path: "/series/Dark/Season 2", Title: "Тьма", Year: ptr(2019), MediaType: domain.MediaSeason,
-			Number: ptr(2), Status: domain.StatusOK}, ParentPath: "/series/Dark"},
-	})
-	require.NoError(t, err)
-	svc := catalog.New(media, media, localfs.FS{}, catalog.Options{})
+	db.Movie("Матрица", 1999, titled("The Matrix", "sci_fi"))
+	db.Movie("Матрица: Перезагрузка", 2003, titled("The Matrix Reloaded", "sci_fi"))
+	db.Movie("Брат", 1997, titled("", "crime"), func(m *domain.Media) { m.Status = domain.StatusMissing })
+	db.Series("Тьма", titled("Dark", "thriller"), sqlstoretest.Year(2017)).Season(2, sqlstoretest.Year(2019))
+	svc := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{})
 	t.Cleanup(svc.Close)
 	return svc
 }

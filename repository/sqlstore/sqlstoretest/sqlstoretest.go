@@ -24,11 +24,12 @@ import (
 type DB struct {
 	*sqlstore.Store
 	// Path is the database file.
-	Path  string
-	Media *sqlstore.Media
-	Users *sqlstore.Users
-	t     testing.TB
-	watch *sql.DB // one connection kept open for DataVersion
+	Path      string
+	Media     *sqlstore.Media
+	Users     *sqlstore.Users
+	t         testing.TB
+	normalize func(string) string
+	watch     *sql.DB // one connection kept open for DataVersion
 }
 
 // New opens a fresh store for t. Titles are normalised with normalize
@@ -38,13 +39,27 @@ func New(t testing.TB, normalize func(string) string) *DB {
 	if normalize == nil {
 		normalize = func(s string) string { return s }
 	}
-	path := filepath.Join(t.TempDir(), "db", "test.db")
+	return open(t, filepath.Join(t.TempDir(), "db", "test.db"), normalize)
+}
+
+// Another opens a second store on db's file, as another process (the
+// command-line scan) would: what it writes reaches db only through the
+// file. It is closed when the test ends.
+func (db *DB) Another() *DB {
+	db.t.Helper()
+	return open(db.t, db.Path, db.normalize)
+}
+
+// open opens and migrates the store at path for t.
+func open(t testing.TB, path string, normalize func(string) string) *DB {
+	t.Helper()
 	s, err := sqlstore.Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("open test store: %v", err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return &DB{Store: s, Path: path, Media: sqlstore.NewMedia(s, normalize), Users: sqlstore.NewUsers(s), t: t}
+	return &DB{Store: s, Path: path, Media: sqlstore.NewMedia(s, normalize), Users: sqlstore.NewUsers(s),
+		t: t, normalize: normalize}
 }
 
 // Raw opens a connection of its own to the database file at path, closed
@@ -123,6 +138,10 @@ func (db *DB) Movie(title string, year int, edit ...func(*domain.Media)) domain.
 	}
 	return db.Put(m, edit...)
 }
+
+// Year sets the year of a record, for the builders that take none (a
+// series, a season).
+func Year(y int) func(*domain.Media) { return func(m *domain.Media) { m.Year = &y } }
 
 // Series stores a series folder "/library/<title>" and returns a builder
 // for its seasons.

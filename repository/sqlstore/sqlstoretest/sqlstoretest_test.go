@@ -50,3 +50,15 @@ func TestExecAndScanReachTheFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(9999), got.ParentID, "the store sees the raw write")
 }
+
+func TestAnotherStoreWritesThroughTheFile(t *testing.T) {
+	db := sqlstoretest.New(t, nil)
+	other := db.Another()
+	assert.Equal(t, db.Path, other.Path)
+	dark := other.Series("Dark", sqlstoretest.Year(2017))
+	got, err := db.Media.ByID(context.Background(), dark.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "Dark", got.Title)
+	require.NotNil(t, got.Year)
+	assert.Equal(t, 2017, *got.Year, "Year sets what the series builder takes no argument for")
+}
