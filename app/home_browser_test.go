@@ -55,13 +55,15 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 }
 
 // The page in a real browser: a link carrying a token signs nobody in, the
-// form hides after sign-in, Google shows only when configured, and the
-// one-time code of a Google sign-in completes through the API.
+// form hides after sign-in, Google shows only when configured, a Google
+// sign-in completes through the API in the browser that started it, and a
+// link carrying someone else's one-time code signs nobody in. The server is
+// "localhost" and the fake Google 127.0.0.1, so the redirect back from
+// Google is cross-site as in production and the cookies' SameSite counts.
 func TestHomePageInABrowser(t *testing.T) {
 	browser, closeBrowser := newBrowser(t)
 	defer closeBrowser()
-	ta, f := newOAuthApp(t)
-	base := serve(t, ta)
+	ta, f, base := serveOAuth(t, "localhost")
 	attackerToken := ta.login(t, "admin@localhost", ta.initialPassword(t))
 
 	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(base+"/#token="+attackerToken)))
@@ -79,13 +81,18 @@ func TestHomePageInABrowser(t *testing.T) {
 	assert.Equal(t, "none", eval[string](t, browser, `getComputedStyle(document.getElementById('login')).display`),
 		"the form is hidden after sign-in, whatever the CSS of form")
 
-	f.issue("code-anna", "anna@example.org", true)
-	state, cookie := begin(t, ta, f.URL)
-	resp, _ := callback(t, ta, "code-anna", state, cookie)
-	once := oneTimeCode(t, resp)
-	// The provider's redirect is a fresh page load, not a fragment change.
-	require.NoError(t, chromedp.Do(browser, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#code="+once)))
-	until(t, browser, "the code signs Anna in", `document.getElementById('who').textContent.includes('Anna K')`)
+	f.choose("code-attacker", "admin@localhost")
+	planted := signInWithGoogle(t, newBrowserClient(t), base)
+	require.NoError(t, chromedp.Do(browser, chromedp.Click(chromedp.CSS("#logout"))))
+	until(t, browser, "signed out", `!document.getElementById('login').hidden`)
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#code="+planted)))
+	until(t, browser, "the planted code is refused", `document.getElementById('err').textContent !== ''`)
+	assert.Equal(t, "", eval[string](t, browser, `document.getElementById('who').textContent`))
+	assert.Empty(t, eval[string](t, browser, `localStorage.getItem('mediateka_token') || ''`), "someone else's code signs nobody in")
+
+	f.choose("code-anna", "anna@example.org")
+	require.NoError(t, chromedp.Do(browser, chromedp.Click(chromedp.CSS("#google"))))
+	until(t, browser, "the Google sign-in signs Anna in", `document.getElementById('who').textContent.includes('Anna K')`)
 	assert.Equal(t, base+"/", eval[string](t, browser, `location.href`), "the code is removed from the address bar")
 	stored := eval[string](t, browser, `localStorage.getItem('mediateka_token')`)
 	r, me := ta.do(t, "GET", "/api/auth/me", stored, nil)

@@ -13,13 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fakeGoogle speaks the OAuth 2.0 token endpoint and OpenID userinfo
-// endpoint the way Google does, for the codes the test hands out.
+// fakeGoogle speaks the OAuth 2.0 authorization, token and OpenID userinfo
+// endpoints the way Google does, for the codes the test hands out.
 type fakeGoogle struct {
 	*httptest.Server
 	mu       sync.Mutex
 	profiles map[string]map[string]any // code → userinfo
 	tokens   map[string]string         // access token → code
+	chosen   string                    // the code the consent screen hands out next
 }
 
 func newFakeGoogle(t *testing.T) *fakeGoogle {
@@ -47,6 +48,20 @@ func newFakeGoogle(t *testing.T) *fakeGoogle {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "at-" + code, "token_type": "Bearer", "expires_in": 3599, "scope": "openid email profile"})
 	})
+	// The consent screen, already answered: the person picked the account
+	// of f.chosen, so Google redirects back with its code and the state.
+	mux.HandleFunc("GET /auth", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		f.mu.Lock()
+		code := f.chosen
+		f.mu.Unlock()
+		if q.Get("client_id") != "client-1" || q.Get("response_type") != "code" || code == "" {
+			http.Error(w, "invalid_request", http.StatusBadRequest)
+			return
+		}
+		back := q.Get("redirect_uri") + "?" + url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
+		http.Redirect(w, r, back, http.StatusFound)
+	})
 	mux.HandleFunc("GET /userinfo", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		code, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
@@ -68,6 +83,15 @@ func (f *fakeGoogle) issue(code, email string, verified bool) {
 	f.issueWithPicture(code, email, verified, "https://pics/a.png")
 }
 
+// choose issues code for email and makes it the account the person picks
+// at the next consent screen.
+func (f *fakeGoogle) choose(code, email string) {
+	f.issue(code, email, true)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.chosen = code
+}
+
 func (f *fakeGoogle) issueWithPicture(code, email string, verified bool, picture string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -75,11 +99,16 @@ func (f *fakeGoogle) issueWithPicture(code, email string, verified bool, picture
 }
 
 func newOAuthApp(t *testing.T) (*testApp, *fakeGoogle) {
+	return newOAuthAppAt(t, "http://localhost:3000/api/auth/google/callback")
+}
+
+// newOAuthAppAt is newOAuthApp with Google redirecting back to redirect.
+func newOAuthAppAt(t *testing.T, redirect string) (*testApp, *fakeGoogle) {
 	f := newFakeGoogle(t)
 	ta := newTestApp(t, map[string]string{
 		"MEDIATEKA_GOOGLE_OAUTH__CLIENT_ID":      "client-1",
 		"MEDIATEKA_GOOGLE_OAUTH__CLIENT_SECRET":  "google-client-secret-xyz",
-		"MEDIATEKA_GOOGLE_OAUTH__REDIRECT_URI":   "http://localhost:3000/api/auth/google/callback",
+		"MEDIATEKA_GOOGLE_OAUTH__REDIRECT_URI":   redirect,
 		"MEDIATEKA_GOOGLE_OAUTH__AUTH_URL":       f.URL + "/auth",
 		"MEDIATEKA_GOOGLE_OAUTH__TOKEN_URL":      f.URL + "/token",
 		"MEDIATEKA_GOOGLE_OAUTH__USERINFO_URL":   f.URL + "/userinfo",
@@ -97,7 +126,7 @@ func begin(t *testing.T, ta *testApp, fakeURL string) (string, *http.Cookie) {
 	require.NoError(t, err)
 	assert.Equal(t, fakeURL+"/auth", loc.Scheme+"://"+loc.Host+loc.Path)
 	assert.Equal(t, "client-1", loc.Query().Get("client_id"))
-	assert.Equal(t, "http://localhost:3000/api/auth/google/callback", loc.Query().Get("redirect_uri"))
+	assert.True(t, strings.HasSuffix(loc.Query().Get("redirect_uri"), "/api/auth/google/callback"))
 	assert.Contains(t, loc.Query().Get("scope"), "email")
 	var cookie *http.Cookie
 	for _, c := range resp.Cookies() {
@@ -131,8 +160,8 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 
 	resp, _ := callback(t, ta, "code-anna", state, cookie)
 	require.Equal(t, 302, resp.StatusCode)
-	once := oneTimeCode(t, resp)
-	r, login := ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": once})
+	once, bound := oneTimeCode(t, resp), codeCookie(t, resp)
+	r, login := exchange(t, ta, once, bound)
 	require.Equal(t, 200, r.StatusCode, "%v", login)
 	assert.Equal(t, "bearer", login["token_type"])
 	assert.Equal(t, "anna@example.org", login["user"].(map[string]any)["email"])
@@ -148,7 +177,7 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 	assert.Equal(t, 400, resp.StatusCode, "a state works once")
 	assert.Equal(t, "invalid_state", errCode(body))
 
-	r, body = ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": once})
+	r, body = exchange(t, ta, once, bound)
 	assert.Equal(t, 400, r.StatusCode, "a one-time code works once")
 	assert.Equal(t, "invalid_code", errCode(body))
 	for _, bad := range []any{map[string]string{"code": "made-up"}, map[string]string{}, `{"code": 5}`} {
@@ -156,6 +185,41 @@ func TestGoogleSignInEndToEnd(t *testing.T) {
 		assert.Equal(t, 400, r.StatusCode, "%v", bad)
 		assert.NotEmpty(t, errCode(body))
 	}
+}
+
+// codeCookie is the cookie the callback binds its one-time code to: sent
+// back only to the exchange, never readable by scripts, gone with the code.
+func codeCookie(t *testing.T, resp *http.Response) *http.Cookie {
+	t.Helper()
+	for _, c := range resp.Cookies() {
+		if c.Name == "mediateka_oauth_code" {
+			assert.True(t, c.HttpOnly)
+			assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
+			assert.Equal(t, "/api/auth/exchange", c.Path)
+			assert.Equal(t, 60, c.MaxAge)
+			assert.Len(t, c.Value, 48)
+			return c
+		}
+	}
+	require.Fail(t, "the callback sets no code cookie")
+	return nil
+}
+
+// exchange posts a one-time code with the cookie a browser would send
+// (none when cookie is nil).
+func exchange(t *testing.T, ta *testApp, once string, cookie *http.Cookie) (*http.Response, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest("POST", "/api/auth/exchange", strings.NewReader(`{"code": "`+once+`"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
+	resp, err := ta.HTTP().App().Test(req, 10_000)
+	require.NoError(t, err)
+	var body map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	return resp, body
 }
 
 // oneTimeCode reads the code of the redirect to /#code=; the URL never
@@ -177,7 +241,7 @@ func TestGoogleDropsAPictureThatIsNotHTTPS(t *testing.T) {
 	state, cookie := begin(t, ta, f.URL)
 	resp, _ := callback(t, ta, "code-js", state, cookie)
 	require.Equal(t, 302, resp.StatusCode)
-	_, login := ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": oneTimeCode(t, resp)})
+	_, login := exchange(t, ta, oneTimeCode(t, resp), codeCookie(t, resp))
 	_, me := ta.do(t, "GET", "/api/auth/me", login["access_token"].(string), nil)
 	assert.Equal(t, "anna@example.org", me["email"])
 	assert.Equal(t, "", me["picture"])
@@ -185,7 +249,7 @@ func TestGoogleDropsAPictureThatIsNotHTTPS(t *testing.T) {
 	f.issueWithPicture("code-http", "anna@example.org", true, "http://pics/b.png")
 	state, cookie = begin(t, ta, f.URL)
 	resp, _ = callback(t, ta, "code-http", state, cookie)
-	_, login = ta.do(t, "POST", "/api/auth/exchange", "", map[string]string{"code": oneTimeCode(t, resp)})
+	_, login = exchange(t, ta, oneTimeCode(t, resp), codeCookie(t, resp))
 	_, me = ta.do(t, "GET", "/api/auth/me", login["access_token"].(string), nil)
 	assert.Equal(t, "", me["picture"], "plain http is dropped too")
 }

@@ -112,10 +112,16 @@ func runOnLoopback(t testing.TB, ta *testApp) (string, func() error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
+	return ln.Addr().String(), runOn(t, ta, ln)
+}
+
+// runOn runs ta on ln until the returned stop is called.
+func runOn(t testing.TB, ta *testApp, ln net.Listener) func() error {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- ta.Run(ctx, ln) }()
-	return ln.Addr().String(), func() error {
+	return func() error {
 		cancel()
 		select {
 		case err := <-done:

@@ -41,7 +41,19 @@ func toLoginResponse(l auth.Login) loginResponse {
 	return loginResponse{AccessToken: l.Token, TokenType: "bearer", ExpiresIn: int64(l.ExpiresIn.Seconds()), User: toUserDTO(l.User)}
 }
 
-const oauthStateCookie = "mediateka_oauth_state"
+// The cookies of Google sign-in. The state cookie binds a started sign-in
+// to the browser and must ride the provider's cross-site redirect back to
+// the callback, so it is SameSite=Lax. The code cookie binds the one-time
+// code to the browser that finished the sign-in; it is only ever sent on
+// the page's same-origin fetch to /api/auth/exchange, so it is Strict (a
+// Strict cookie may be set on the response to a cross-site navigation; it
+// is only withheld from cross-site requests, which the exchange never is).
+const (
+	oauthStateCookie = "mediateka_oauth_state"
+	oauthCodeCookie  = "mediateka_oauth_code"
+	oauthStatePath   = "/api/auth/google"
+	oauthCodePath    = "/api/auth/exchange"
+)
 
 func (s *Server) mountAuth(r fiber.Router) {
 	r.Post("/login", s.login)
@@ -104,25 +116,37 @@ func (s *Server) googleBegin(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Cookie(&fiber.Cookie{Name: oauthStateCookie, Value: state, Path: "/api/auth/google",
-		MaxAge: int(s.deps.Google.StateTTL().Seconds()), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
-		Secure: c.Protocol() == "https"})
+	setCookie(c, oauthStateCookie, state, oauthStatePath, s.deps.Google.StateTTL(), fiber.CookieSameSiteLaxMode)
 	return c.Redirect(redirect, fiber.StatusFound)
+}
+
+// setCookie sets an HttpOnly sign-in cookie for path, Secure over TLS;
+// ttl 0 deletes it (a deletion must name the same path to hit the cookie).
+func setCookie(c *fiber.Ctx, name, value, path string, ttl time.Duration, sameSite string) {
+	ck := &fiber.Cookie{Name: name, Value: value, Path: path, MaxAge: int(ttl.Seconds()), HTTPOnly: true,
+		SameSite: sameSite, Secure: c.Protocol() == "https"}
+	if ttl <= 0 {
+		ck.MaxAge, ck.Expires = -1, time.Unix(0, 0)
+	}
+	c.Cookie(ck)
 }
 
 // googleCallback finishes the sign-in and sends the browser to the home page
 // with a one-time code in the URL fragment (never a token): the page trades
-// it through POST /api/auth/exchange.
+// it through POST /api/auth/exchange. The code's binding goes into a cookie
+// of this browser only, so the code alone, sent to someone else as a link,
+// signs nobody in.
 func (s *Server) googleCallback(c *fiber.Ctx) error {
 	if s.deps.Google == nil || !s.deps.Google.Enabled() {
 		return auth.ErrOAuthDisabled
 	}
 	cookie := c.Cookies(oauthStateCookie)
-	c.ClearCookie(oauthStateCookie)
-	code, err := s.deps.Google.Complete(c.UserContext(), c.Query("code"), c.Query("state"), cookie)
+	setCookie(c, oauthStateCookie, "", oauthStatePath, 0, fiber.CookieSameSiteLaxMode)
+	code, binding, err := s.deps.Google.Complete(c.UserContext(), c.Query("code"), c.Query("state"), cookie)
 	if err != nil {
 		return err
 	}
+	setCookie(c, oauthCodeCookie, binding, oauthCodePath, auth.CodeTTL, fiber.CookieSameSiteStrictMode)
 	return c.Redirect("/#code="+url.QueryEscape(code), fiber.StatusFound)
 }
 
@@ -137,7 +161,9 @@ func (s *Server) exchange(c *fiber.Ctx) error {
 	if s.deps.Google == nil || !s.deps.Google.Enabled() {
 		return auth.ErrOAuthDisabled
 	}
-	l, err := s.deps.Google.Exchange(c.UserContext(), req.Code, s.client.of(c))
+	binding := c.Cookies(oauthCodeCookie)
+	setCookie(c, oauthCodeCookie, "", oauthCodePath, 0, fiber.CookieSameSiteStrictMode)
+	l, err := s.deps.Google.Exchange(c.UserContext(), req.Code, binding, s.client.of(c))
 	if err != nil {
 		return err
 	}

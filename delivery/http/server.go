@@ -24,13 +24,15 @@ type Authenticator interface {
 }
 
 // GoogleSignIn is the Google OAuth flow. Complete ends at a one-time code
-// that Exchange trades for a token, so no token travels in a URL.
+// that Exchange trades for a token, so no token travels in a URL; the code
+// comes with a binding secret that only the same browser's cookie carries
+// back, so a code sent to someone else as a link is worthless.
 type GoogleSignIn interface {
 	Enabled() bool
 	StateTTL() time.Duration
 	Begin() (redirect, state string, err error)
-	Complete(ctx context.Context, code, state, cookieState string) (oneTimeCode string, err error)
-	Exchange(ctx context.Context, code, remote string) (auth.Login, error)
+	Complete(ctx context.Context, code, state, cookieState string) (oneTimeCode, binding string, err error)
+	Exchange(ctx context.Context, code, binding, remote string) (auth.Login, error)
 }
 
 // Deps are the use cases the routes call. A nil optional dependency leaves

@@ -3,6 +3,8 @@ package auth
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -42,14 +44,24 @@ const CodeTTL = 60 * time.Second
 
 // Google runs the OAuth authorization-code flow. States are kept in memory,
 // bound to the browser by a cookie and usable once. A finished sign-in
-// yields a one-time code, not a token, so no token ever travels in a URL.
+// yields a one-time code, not a token, so no token ever travels in a URL;
+// the code is bound to the browser that finished the sign-in too, so a
+// code taken from someone else's sign-in signs nobody in.
 type Google struct {
 	auth   *Service
 	users  UserStore
 	cfg    GoogleConfig
 	oauth  oauth2.Config
 	states *expiring[struct{}]
-	codes  *expiring[int64] // one-time code → user id
+	codes  *expiring[pendingCode] // one-time code → whose, and for which browser
+}
+
+// pendingCode is a one-time code not yet exchanged: the user it signs in
+// and the SHA-256 of the binding secret the browser holds in a cookie (only
+// the hash is kept, so the map itself holds nothing a browser could show).
+type pendingCode struct {
+	userID  int64
+	binding [sha256.Size]byte
 }
 
 // Errors of the Google flow.
@@ -74,7 +86,7 @@ func NewGoogle(s *Service, users UserStore, cfg GoogleConfig) *Google {
 	}
 	return &Google{auth: s, users: users, cfg: cfg,
 		states: newExpiring[struct{}](cfg.MaxPending, cfg.StateTTL, s.opt.Now),
-		codes:  newExpiring[int64](cfg.MaxPending, CodeTTL, s.opt.Now),
+		codes:  newExpiring[pendingCode](cfg.MaxPending, CodeTTL, s.opt.Now),
 		oauth: oauth2.Config{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, RedirectURL: cfg.RedirectURI,
 			Endpoint: oauth2.Endpoint{AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL},
@@ -132,37 +144,44 @@ type googleUser struct {
 // Complete finishes a sign-in: checks the state, exchanges the provider's
 // code, reads the verified e-mail and finds the matching user, creating one
 // only when the e-mail is in allowed_emails. It returns a one-time code
-// (single use, CodeTTL) that the home page exchanges for a token.
-func (g *Google) Complete(ctx context.Context, code, state, cookieState string) (string, error) {
+// (single use, CodeTTL) for the URL and a binding secret the caller puts
+// in a cookie of the same browser: the code is exchanged only together with
+// it, so whoever merely holds the code (a link sent to a victim) cannot.
+func (g *Google) Complete(ctx context.Context, code, state, cookieState string) (once, binding string, err error) {
 	if !g.Enabled() {
-		return "", ErrOAuthDisabled
+		return "", "", ErrOAuthDisabled
 	}
 	if !g.takeState(state, cookieState) {
-		return "", ErrBadState
+		return "", "", ErrBadState
 	}
 	if code == "" {
-		return "", domain.ErrInvalid("the provider sent no code", map[string]string{"code": "must not be empty"})
+		return "", "", domain.ErrInvalid("the provider sent no code", map[string]string{"code": "must not be empty"})
 	}
 	u, err := g.verifiedUser(ctx, code)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	once, err := randomToken()
-	if err != nil {
-		return "", fmt.Errorf("one-time code: %w", err)
+	if once, err = randomToken(); err != nil {
+		return "", "", fmt.Errorf("one-time code: %w", err)
 	}
-	g.codes.put(once, u.ID)
-	return once, nil
+	if binding, err = randomToken(); err != nil {
+		return "", "", fmt.Errorf("one-time code binding: %w", err)
+	}
+	g.codes.put(once, pendingCode{userID: u.ID, binding: sha256.Sum256([]byte(binding))})
+	return once, binding, nil
 }
 
 // Exchange trades a one-time code from Complete for a token: once, within
-// CodeTTL.
-func (g *Google) Exchange(ctx context.Context, code, remote string) (Login, error) {
-	id, ok := g.codes.take(code)
-	if !ok || code == "" {
+// CodeTTL, and only with the binding secret Complete returned alongside.
+// A wrong binding burns the code like a use: a code is worth nothing
+// without its binding, and one guess per code is all anyone gets.
+func (g *Google) Exchange(ctx context.Context, code, binding, remote string) (Login, error) {
+	p, ok := g.codes.take(code)
+	presented := sha256.Sum256([]byte(binding))
+	if !ok || code == "" || binding == "" || subtle.ConstantTimeCompare(p.binding[:], presented[:]) != 1 {
 		return Login{}, ErrBadCode
 	}
-	u, err := g.users.ByID(ctx, id)
+	u, err := g.users.ByID(ctx, p.userID)
 	if domain.IsKind(err, domain.KindNotFound) {
 		return Login{}, ErrBadCode
 	}

@@ -2,7 +2,9 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,27 +58,51 @@ func TestGoogleStatesAreCappedAndExpire(t *testing.T) {
 	assert.Equal(t, 1, g.states.len(), "expired states are swept")
 }
 
+// withCodes builds the Google flow over the test service and pends the
+// one-time codes of bindings (code → binding) for Anna, the way Complete
+// does.
+func withCodes(t *testing.T, opt Options, bindings map[string]string) (*Service, *Google, int64) {
+	s, users := newTestService(t, opt)
+	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret"})
+	anna, err := users.ByEmail(context.Background(), "anna@example.org")
+	require.NoError(t, err)
+	for code, binding := range bindings {
+		g.codes.put(code, pendingCode{userID: anna.ID, binding: sha256.Sum256([]byte(binding))})
+	}
+	return s, g, anna.ID
+}
+
 func TestOneTimeCodeIsSingleUseAndExpires(t *testing.T) {
 	clock := &testClock{now: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
-	s, users := newTestService(t, Options{Now: clock.Now})
-	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret"})
+	s, g, anna := withCodes(t, Options{Now: clock.Now}, map[string]string{"code-1": "b1", "code-2": "b2"})
 	ctx := context.Background()
-	anna, err := users.ByEmail(ctx, "anna@example.org")
+	l, err := g.Exchange(ctx, "code-1", "b1", "1.1.1.1")
 	require.NoError(t, err)
-	g.codes.put("code-1", anna.ID)
-	g.codes.put("code-2", anna.ID)
-	l, err := g.Exchange(ctx, "code-1", "1.1.1.1")
-	require.NoError(t, err)
-	assert.Equal(t, anna.ID, l.User.ID)
+	assert.Equal(t, anna, l.User.ID)
 	_, err = s.VerifyToken(ctx, l.Token)
 	assert.NoError(t, err)
-	_, err = g.Exchange(ctx, "code-1", "1.1.1.1")
+	_, err = g.Exchange(ctx, "code-1", "b1", "1.1.1.1")
 	assert.ErrorIs(t, err, ErrBadCode, "reused")
 	clock.Add(CodeTTL + time.Second)
-	_, err = g.Exchange(ctx, "code-2", "1.1.1.1")
+	_, err = g.Exchange(ctx, "code-2", "b2", "1.1.1.1")
 	assert.ErrorIs(t, err, ErrBadCode, "expired")
-	_, err = g.Exchange(ctx, "", "1.1.1.1")
+	_, err = g.Exchange(ctx, "", "", "1.1.1.1")
 	assert.ErrorIs(t, err, ErrBadCode)
+}
+
+func TestOneTimeCodeNeedsItsBindingAndAWrongOneBurnsIt(t *testing.T) {
+	_, g, anna := withCodes(t, Options{}, map[string]string{"code-1": "binding-1", "code-2": "binding-2",
+		"code-3": "binding-3", "code-4": "binding-4"})
+	ctx := context.Background()
+	for code, wrong := range map[string]string{"code-1": "", "code-2": "binding-1", "code-3": "binding-3x"} {
+		_, err := g.Exchange(ctx, code, wrong, "1.1.1.1")
+		assert.ErrorIs(t, err, ErrBadCode, "%s with %q", code, wrong)
+		_, err = g.Exchange(ctx, code, strings.Replace(code, "code", "binding", 1), "1.1.1.1")
+		assert.ErrorIs(t, err, ErrBadCode, "%s was burnt by the wrong binding", code)
+	}
+	l, err := g.Exchange(ctx, "code-4", "binding-4", "1.1.1.1")
+	require.NoError(t, err, "the right binding signs in")
+	assert.Equal(t, anna, l.User.ID)
 }
 
 func TestOnlyHTTPSPicturesAreKept(t *testing.T) {
