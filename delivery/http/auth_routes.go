@@ -112,7 +112,7 @@ func (s *Server) googleBegin(c *fiber.Ctx) error {
 	if s.deps.Google == nil || !s.deps.Google.Enabled() {
 		return auth.ErrOAuthDisabled
 	}
-	redirect, state, err := s.deps.Google.Begin()
+	redirect, state, err := s.deps.Google.Begin(s.client.of(c))
 	if err != nil {
 		return err
 	}

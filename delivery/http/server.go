@@ -30,7 +30,7 @@ type Authenticator interface {
 type GoogleSignIn interface {
 	Enabled() bool
 	StateTTL() time.Duration
-	Begin() (redirect, state string, err error)
+	Begin(remote string) (redirect, state string, err error)
 	Complete(ctx context.Context, code, state, cookieState string) (oneTimeCode, binding string, err error)
 	Exchange(ctx context.Context, code, binding, remote string) (auth.Login, error)
 }

@@ -54,7 +54,15 @@ type Google struct {
 	oauth  oauth2.Config
 	states *expiring[struct{}]
 	codes  *expiring[pendingCode] // one-time code → whose, and for which browser
+	starts *throttle              // sign-in starts per client address
 }
+
+// maxStartsPerAddress bounds the sign-ins one client address may have
+// started within a state's lifetime. The state map drops its oldest entry
+// at the cap, so without this bound one address could push every other
+// person's sign-in in progress out of it; with it a flood needs the cap
+// divided by this many addresses. A person clicks the button a few times.
+const maxStartsPerAddress = 20
 
 // pendingCode is a one-time code not yet exchanged: the user it signs in
 // and the SHA-256 of the binding secret the browser holds in a cookie (only
@@ -87,6 +95,7 @@ func NewGoogle(s *Service, users UserStore, cfg GoogleConfig) *Google {
 	return &Google{auth: s, users: users, cfg: cfg,
 		states: newExpiring[struct{}](cfg.MaxPending, cfg.StateTTL, s.opt.Now),
 		codes:  newExpiring[pendingCode](cfg.MaxPending, CodeTTL, s.opt.Now),
+		starts: newThrottle(maxStartsPerAddress, cfg.StateTTL, s.opt.Now),
 		oauth: oauth2.Config{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, RedirectURL: cfg.RedirectURI,
 			Endpoint: oauth2.Endpoint{AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL},
@@ -100,11 +109,16 @@ func (g *Google) Enabled() bool { return g != nil && g.cfg.ClientID != "" && g.c
 // StateTTL is how long a started sign-in stays valid (the cookie's lifetime).
 func (g *Google) StateTTL() time.Duration { return g.cfg.StateTTL }
 
-// Begin starts a sign-in: the provider URL to redirect to and the state the
-// caller binds to the browser with a cookie.
-func (g *Google) Begin() (redirect, state string, err error) {
+// Begin starts a sign-in for the client at remote: the provider URL to
+// redirect to and the state the caller binds to the browser with a cookie.
+// More than maxStartsPerAddress starts from one address within a state's
+// lifetime is ErrTooManyAttempts.
+func (g *Google) Begin(remote string) (redirect, state string, err error) {
 	if !g.Enabled() {
 		return "", "", ErrOAuthDisabled
+	}
+	if _, ok := g.starts.reserve(remote); !ok {
+		return "", "", domain.ErrTooManyAttempts
 	}
 	state, err = randomToken()
 	if err != nil {

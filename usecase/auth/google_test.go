@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
 )
 
 func TestExpiringCapsAndSweepsWithTheInjectedClock(t *testing.T) {
@@ -41,20 +43,20 @@ func TestGoogleStatesAreCappedAndExpire(t *testing.T) {
 	s, users := newTestService(t, Options{Now: clock.Now})
 	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret", AuthURL: "https://p/auth",
 		TokenURL: "https://p/token", StateTTL: time.Minute, MaxPending: 50})
-	_, first, err := g.Begin()
+	_, first, err := g.Begin("192.0.2.1")
 	require.NoError(t, err)
 	var last string
-	for range 5000 {
-		_, last, err = g.Begin()
+	for i := range 5000 {
+		_, last, err = g.Begin(fmt.Sprintf("10.0.%d.%d", i/200, i%200))
 		require.NoError(t, err)
 	}
 	assert.Equal(t, 50, g.states.len())
 	assert.False(t, g.takeState(first, first), "pushed out by the flood")
 	assert.False(t, g.takeState(last, "another cookie"), "bound to the browser's cookie")
-	_, last, _ = g.Begin()
+	_, last, _ = g.Begin("192.0.2.2")
 	clock.Add(time.Minute + time.Second)
 	assert.False(t, g.takeState(last, last), "expired")
-	_, _, _ = g.Begin()
+	_, _, _ = g.Begin("192.0.2.3")
 	assert.Equal(t, 1, g.states.len(), "expired states are swept")
 }
 
@@ -110,4 +112,28 @@ func TestOnlyHTTPSPicturesAreKept(t *testing.T) {
 		"javascript:alert(1)": false, "data:image/png;base64,AAAA": false, "//evil/x.png": false, "": false, "https:///x": false} {
 		assert.Equal(t, want, isHTTPS(pic), pic)
 	}
+}
+
+// TestOneAddressCannotFloodOutOtherSignIns: the starts of one address are
+// bounded, so its flood cannot push someone else's sign-in in progress out
+// of the capped state map; after a state's lifetime it may start again.
+func TestOneAddressCannotFloodOutOtherSignIns(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	s, users := newTestService(t, Options{Now: clock.Now})
+	g := NewGoogle(s, users, GoogleConfig{ClientID: "id", ClientSecret: "secret", AuthURL: "https://p/auth",
+		TokenURL: "https://p/token", StateTTL: time.Minute, MaxPending: 50})
+	_, victim, err := g.Begin("198.51.100.7")
+	require.NoError(t, err)
+	refused := 0
+	for range 5000 {
+		if _, _, err := g.Begin("203.0.113.9"); err != nil {
+			require.ErrorIs(t, err, domain.ErrTooManyAttempts)
+			refused++
+		}
+	}
+	assert.Equal(t, 5000-maxStartsPerAddress, refused)
+	assert.True(t, g.takeState(victim, victim), "the other person's sign-in survived the flood")
+	clock.Add(time.Minute + time.Second)
+	_, _, err = g.Begin("203.0.113.9")
+	assert.NoError(t, err, "the window has passed")
 }
