@@ -35,15 +35,26 @@ type MediaFilter struct {
 }
 
 // MediaKey is the light view of a record that in-memory indexes and the
-// duplicate search work on: Titles are the normalised title, title_ru and
-// title_orig, Year is 0 when unknown.
+// duplicate search work on. Year is 0 when unknown.
 type MediaKey struct {
 	ID       int64
 	ParentID int64
 	Type     string
 	Status   string
 	Year     int
-	Titles   [3]string
+	// Titles are the normalised values of the searchable fields, in the
+	// order of MediaFieldNames(FieldSearchable), so a field flagged
+	// searchable is searched with no change here. A row written before a
+	// field became searchable may have fewer; use Title to read one.
+	Titles []string
+}
+
+// Title returns Titles[i], or "" when the key has no i-th title.
+func (k MediaKey) Title(i int) string {
+	if i < 0 || i >= len(k.Titles) {
+		return ""
+	}
+	return k.Titles[i]
 }
 
 // MediaChange is one write of a scan batch: an insert when Media.ID is 0,

@@ -33,7 +33,9 @@ const (
 	// FieldClassified: AI classification may fill it while it is empty
 	// and no person edited it.
 	FieldClassified
-	// FieldSearchable: one of the titles the title search matches.
+	// FieldSearchable: one of the titles the title search matches. Such
+	// a field is FieldText; the store's search key (title_norm) and
+	// MediaKey.Titles are made of exactly these fields, in table order.
 	FieldSearchable
 	// FieldNotNull: never NULL, stored and shown as is even when empty.
 	FieldNotNull

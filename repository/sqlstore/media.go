@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mediateka/domain"
@@ -25,17 +26,30 @@ func NewMedia(s *Store, normalize func(string) string) *Media {
 	return &Media{s: s, normalize: normalize, cols: newMediaColumns()}
 }
 
-// titleNorm joins the normalised titles with "|", which normalised text
-// never contains, so a LIKE never matches across two titles.
-func (r *Media) titleNorm(title, ru, orig string) string {
-	t := r.normalize(title)
-	n := func(s string) string {
-		if s == title {
-			return t // the display title is usually one of the other two
+// titleNorm is the search key of m: the normalised values of the
+// searchable fields (domain.FieldSearchable) in table order, joined with
+// "|", which normalised text never contains, so a LIKE never matches
+// across two titles. For the fields of the first table (title, title_ru,
+// title_orig) it is what it always was, so stored keys stay valid.
+func (r *Media) titleNorm(m *domain.Media) string {
+	// The display title is usually one of the others: a value met
+	// before is not normalised again.
+	var rawBuf, normBuf [4]string
+	raws, norms := rawBuf[:0], normBuf[:0]
+	var b strings.Builder
+	for i, f := range r.cols.search {
+		if i > 0 {
+			b.WriteByte('|')
 		}
-		return r.normalize(s)
+		raw := *f.Ref(m).(*string)
+		j := slices.Index(raws, raw)
+		if j < 0 {
+			raws, norms = append(raws, raw), append(norms, r.normalize(raw))
+			j = len(norms) - 1
+		}
+		b.WriteString(norms[j])
 	}
-	return t + "|" + n(ru) + "|" + n(orig)
+	return b.String()
 }
 
 func (r *Media) readDB() (*sql.DB, error) { return r.s.reader.DB() }
@@ -195,8 +209,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &norm); err != nil {
 			return fmt.Errorf("read media keys: %w", err)
 		}
-		parts := strings.SplitN(norm, "|", 3)
-		copy(k.Titles[:], parts)
+		k.Titles = strings.SplitN(norm, "|", len(r.cols.search))
 		if err := fn(k); err != nil {
 			return err
 		}

@@ -29,16 +29,30 @@ type mediaColumns struct {
 	// insert are the columns an insert may write (title_norm, created_at
 	// and updated_at are added by the writer).
 	insert []string
+	// search are the searchable fields, in table order: title_norm holds
+	// their normalised values and MediaKey.Titles reads them back.
+	search []domain.MediaField
+	// searchSel selects the searchable columns, in the order of search.
+	searchSel string
 }
 
 func newMediaColumns() *mediaColumns {
 	c := &mediaColumns{fields: domain.MediaFields(), byName: map[string]int{}}
 	quoted := []string{"id"}
+	var searched []string
 	for i, f := range c.fields {
 		c.byName[f.Name] = i
 		c.insert = append(c.insert, f.Name)
 		quoted = append(quoted, quoteColumn(f.Name))
+		if f.Is(domain.FieldSearchable) {
+			if f.Kind != domain.FieldText {
+				panic("sqlstore: searchable media field " + f.Name + " is not text")
+			}
+			c.search = append(c.search, f)
+			searched = append(searched, quoteColumn(f.Name))
+		}
 	}
+	c.searchSel = strings.Join(searched, ", ")
 	c.insert = append(c.insert, colSize, colMtime, colEdited)
 	quoted = append(quoted, colSize, colMtime, colEdited, "created_at", "updated_at")
 	c.sel = strings.Join(quoted, ", ")

@@ -231,7 +231,7 @@ func TestKeysAndLogSearches(t *testing.T) {
 	var keys []domain.MediaKey
 	require.NoError(t, r.Keys(ctx, func(k domain.MediaKey) error { keys = append(keys, k); return nil }))
 	require.Len(t, keys, 1)
-	assert.Equal(t, [3]string{"title", "", "orig"}, keys[0].Titles)
+	assert.Equal(t, []string{"title", "", "orig"}, keys[0].Titles)
 	assert.Equal(t, 1999, keys[0].Year)
 
 	require.NoError(t, r.LogSearches(ctx, []domain.SearchRecord{{Query: "q", ResultsCount: 3}}))

@@ -139,7 +139,7 @@ func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
 		}
 	}
 	stamp := w.stamp()
-	args = append(args, w.r.titleNorm(m.Title, m.TitleRu, m.TitleOrig), stamp, stamp)
+	args = append(args, w.r.titleNorm(m), stamp, stamp)
 	st, ok := w.inserts[set]
 	if !ok {
 		named := make([]string, 0, len(args))
@@ -202,15 +202,24 @@ func (w *batchWriter) update(ctx context.Context, m *domain.Media, columns []str
 	return nil
 }
 
-// refreshTitleNorm recomputes title_norm from the stored titles, some of
-// which the update may have left alone (a person's edits).
+// refreshTitleNorm recomputes title_norm from the stored searchable
+// fields, some of which the update may have left alone (a person's edits).
 func (w *batchWriter) refreshTitleNorm(ctx context.Context, id int64) error {
-	var t, ru, orig sql.NullString
-	err := w.tx.QueryRowContext(ctx, `SELECT title, title_ru, title_orig FROM media WHERE id = ?`, id).Scan(&t, &ru, &orig)
+	search := w.r.cols.search
+	vals := make([]sql.NullString, len(search))
+	dest := make([]any, len(search))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	err := w.tx.QueryRowContext(ctx, `SELECT `+w.r.cols.searchSel+` FROM media WHERE id = ?`, id).Scan(dest...)
 	if err != nil {
 		return fmt.Errorf("read titles of media %d: %w", id, err)
 	}
-	_, err = w.tx.ExecContext(ctx, `UPDATE media SET title_norm = ? WHERE id = ?`, w.r.titleNorm(t.String, ru.String, orig.String), id)
+	var m domain.Media
+	for i, f := range search {
+		*f.Ref(&m).(*string) = vals[i].String
+	}
+	_, err = w.tx.ExecContext(ctx, `UPDATE media SET title_norm = ? WHERE id = ?`, w.r.titleNorm(&m), id)
 	if err != nil {
 		return fmt.Errorf("update titles of media %d: %w", id, err)
 	}

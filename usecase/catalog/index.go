@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -43,8 +44,11 @@ func buildIndex(ctx context.Context, repo Repository, now time.Time) (*titleInde
 	err = repo.Keys(ctx, func(k domain.MediaKey) error {
 		n := int32(len(ix.entries))
 		ix.entries = append(ix.entries, indexEntry{id: k.ID, year: int32(k.Year), typ: k.Type})
+		// Every searchable field ranks alike (an exact title_orig is as
+		// good as an exact title), so the index walks them all the same
+		// way and keeps a repeated value once.
 		for i, t := range k.Titles {
-			if t == "" || (i > 0 && t == k.Titles[0]) || (i == 2 && t == k.Titles[1]) {
+			if t == "" || slices.Contains(k.Titles[:i], t) {
 				continue
 			}
 			b.WriteByte(0)

@@ -184,10 +184,14 @@ func (s *Service) auditRecords(ctx context.Context, rep *AuditReport) error {
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
+	// "No title" means no display title: title is the name an entry is
+	// shown and filed under, the other searchable fields are optional
+	// translations, so the check names title rather than walking them.
+	title := slices.Index(domain.MediaFieldNames(domain.FieldSearchable), "title")
 	for _, k := range keys {
 		topLevel := k.Type == domain.MediaMovie || k.Type == domain.MediaSeries
 		switch {
-		case k.Titles[0] == "":
+		case k.Title(title) == "":
 			rep.add(Issue{Kind: IssueIncompleteMetadata, MediaID: k.ID, Detail: "no title"})
 		case topLevel && k.Year == 0:
 			rep.add(Issue{Kind: IssueIncompleteMetadata, MediaID: k.ID, Detail: "no year"})

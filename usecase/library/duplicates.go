@@ -69,8 +69,9 @@ func (s *Service) duplicateGroups(ctx context.Context) ([]idGroup, error) {
 }
 
 // titleGroups joins movies and series that share a normalised title, a
-// year and a type; any one shared title field is enough ("Матрица" with
-// title_orig "The Matrix" meets "The Matrix").
+// year and a type; any one shared searchable field is enough ("Матрица"
+// with title_orig "The Matrix" meets "The Matrix"): a work is the same
+// whichever of its names two records agree on, so no field is special.
 func (s *Service) titleGroups(ctx context.Context) ([]idGroup, error) {
 	parent := map[int64]int64{}
 	find := func(x int64) int64 {
