@@ -49,8 +49,7 @@ type App struct {
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
-	// streams ends long-lived streams (and running jobs) when shutdown
-	// begins.
+	// streams ends long-lived streams (SSE) when shutdown begins.
 	streams     context.Context
 	stopStreams context.CancelFunc
 }
@@ -114,7 +113,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 		return err
 	}
 	var afterScans bool
-	a.lib.classify, afterScans = newClassify(a.cfg, a.repos, a.ai.model, a.lib, a.streams, a.log)
+	a.lib.classify, afterScans = newClassify(a.cfg, a.repos, a.ai.model, a.lib, a.log)
 	a.life.add(component{Name: "classification job", Start: noStart, Stop: a.lib.classify.Stop})
 	if afterScans {
 		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))

@@ -14,15 +14,15 @@ import (
 // newClassify builds the classification job on the model config ai names.
 // The offline assistant cannot classify, so with ai.provider offline (or
 // empty) the job has no model and its endpoint answers 503 ai_unavailable.
-// Jobs run under jobs, which ends when shutdown begins. afterScans tells
+// A running job ends when its lifecycle component stops. afterScans tells
 // whether the "classify after scans" component belongs in the lifecycle.
-func newClassify(cfg config.Config, repos repositories, chatModel domain.AIModel, lib libraryParts, jobs context.Context, log *slog.Logger) (svc *classify.Service, afterScans bool) {
+func newClassify(cfg config.Config, repos repositories, chatModel domain.AIModel, lib libraryParts, log *slog.Logger) (svc *classify.Service, afterScans bool) {
 	var model domain.AIModel
 	if p := cfg.AI.Provider; p != "" && p != "offline" {
 		model = chatModel
 	}
 	svc = classify.New(repos.media, model, classify.Options{
-		Context: jobs, Events: lib.events, Listener: lib.catalog, Logger: log,
+		Events: lib.events, Listener: lib.catalog, Logger: log,
 	})
 	if !cfg.AI.ClassifyAfterScan {
 		return svc, false

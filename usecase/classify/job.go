@@ -30,7 +30,8 @@ type progress = job.Progress[counts, EntryError]
 // seasons, episodes and entries with nothing to fill are skipped); without
 // ids it takes every movie and series on disk that the model has not
 // answered for and that has a field to fill. No model is ErrNoModel, a job
-// already running ErrRunning.
+// already running ErrRunning. ctx bounds only the check of the ids: the
+// job outlives the request and ends with Stop or Cancel.
 func (s *Service) Start(ctx context.Context, ids []int64) error {
 	if s.model == nil {
 		return ErrNoModel
@@ -39,7 +40,7 @@ func (s *Service) Start(ctx context.Context, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	return s.jobs.Start(s.opt.Context, job.Job[counts, EntryError]{
+	return s.jobs.Start(context.Background(), job.Job[counts, EntryError]{
 		Counters: counts{Model: s.model.Name()},
 		Started:  domain.ClassifyStarted{Model: s.model.Name(), IDs: len(ids)},
 		Work:     func(ctx context.Context, p *progress) error { return s.work(ctx, ids, p) },

@@ -41,9 +41,6 @@ var (
 
 // Options configure the service. All are optional.
 type Options struct {
-	// Context bounds every job: the server's shutdown context, so a job
-	// stops when the server does. nil means context.Background().
-	Context  context.Context
 	Events   Publisher
 	Listener ChangeListener
 	Logger   *slog.Logger
@@ -90,9 +87,6 @@ type Service struct {
 // New builds the service. model nil means no model is configured: every
 // Start answers ErrNoModel.
 func New(store Store, model domain.AIModel, opt Options) *Service {
-	if opt.Context == nil {
-		opt.Context = context.Background()
-	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
