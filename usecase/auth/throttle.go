@@ -64,13 +64,6 @@ func (t *throttle) release(stamp time.Time, keys ...string) {
 	}
 }
 
-// blocked reports whether key has used up the window.
-func (t *throttle) blocked(key string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.recent(key)) >= t.limit
-}
-
 // recent drops attempts older than the window; call with mu held.
 func (t *throttle) recent(key string) []time.Time {
 	cut := t.now().Add(-t.window)
