@@ -102,7 +102,7 @@ func (s *Server) mediaByCategory(c *fiber.Ctx) error {
 // writeShelves writes {"<shelf>": [entry, …], …} for one media type.
 func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, mediaType string) error {
 	_, _ = w.WriteString("{")
-	open, n := "", 0
+	open, ew := "", newEntryWriter(w)
 	err := sh.Each(ctx, mediaType, func(shelf string, m domain.Media) error {
 		switch {
 		case shelf != open && open != "":
@@ -116,7 +116,7 @@ func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, medi
 		default:
 			_ = w.WriteByte(',')
 		}
-		return writeEntry(w, m, &n)
+		return ew.write(m)
 	})
 	if err != nil {
 		return err
@@ -131,12 +131,12 @@ func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, medi
 // writeArray writes the entries walk yields as a JSON array.
 func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error) error {
 	_ = w.WriteByte('[')
-	n := 0
+	ew := newEntryWriter(w)
 	err := walk(func(m domain.Media) error {
-		if n > 0 {
+		if ew.n > 0 {
 			_ = w.WriteByte(',')
 		}
-		return writeEntry(w, m, &n)
+		return ew.write(m)
 	})
 	if err != nil {
 		return err
@@ -144,19 +144,30 @@ func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error)
 	return w.WriteByte(']')
 }
 
-// writeEntry writes one entry's JSON (straight from the entry, not
-// through an Encoder, which would check and copy it once more) and flushes
-// every flushEvery entries (counted in *n).
-func writeEntry(w *bufio.Writer, m domain.Media, n *int) error {
-	raw, err := toMediaDTO(m).appendJSON(w.AvailableBuffer())
+// entryWriter writes entries of one streamed answer: straight from the
+// entry (not through an Encoder, which would check and copy it once more),
+// with one copy of the field table for the whole answer rather than one
+// per entry, flushing every flushEvery entries.
+type entryWriter struct {
+	w      *bufio.Writer
+	fields []domain.MediaField
+	n      int // entries written
+}
+
+func newEntryWriter(w *bufio.Writer) *entryWriter {
+	return &entryWriter{w: w, fields: domain.MediaFields()}
+}
+
+func (ew *entryWriter) write(m domain.Media) error {
+	raw, err := mediaDTO{m: m, fields: ew.fields}.appendJSON(ew.w.AvailableBuffer())
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(raw); err != nil {
+	if _, err := ew.w.Write(raw); err != nil {
 		return err
 	}
-	if *n++; *n%flushEvery == 0 {
-		return w.Flush()
+	if ew.n++; ew.n%flushEvery == 0 {
+		return ew.w.Flush()
 	}
 	return nil
 }
