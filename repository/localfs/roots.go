@@ -87,12 +87,12 @@ func checkRoots(entries []rootEntry) (roots []domain.Root, problems, warnings []
 		}
 		roots = append(roots, domain.Root{Path: p, Disk: disk})
 	}
-	for _, a := range roots {
-		for _, b := range roots {
-			if a.Path != b.Path && (b.Path == "/" || strings.HasPrefix(a.Path, b.Path+"/")) {
-				problems = append(problems, fmt.Sprintf("%s is inside %s: list only the outer folder", a.Path, b.Path))
-			}
-		}
+	paths := make([]string, len(roots))
+	for i, r := range roots {
+		paths[i] = r.Path
+	}
+	for _, c := range domain.RootConflicts(paths) { // duplicates were skipped above
+		problems = append(problems, fmt.Sprintf("%s is inside %s: list only the outer folder", roots[c.I].Path, roots[c.J].Path))
 	}
 	return roots, problems, warnings
 }

@@ -94,8 +94,7 @@ func checkRoot(fsys FileSystem, i int, e domain.Root, probs *rootProblems) domai
 
 // checkNesting refuses a folder listed twice or inside another one, as
 // written and once symbolic links are resolved: its files would be
-// catalogued twice. Each path's ancestors are looked up, so thousands of
-// folders cost thousands of lookups, not millions of comparisons.
+// catalogued twice.
 func checkNesting(fsys FileSystem, roots []domain.Root, probs *rootProblems) {
 	written := make([]string, len(roots))
 	real := make([]string, len(roots))
@@ -106,21 +105,11 @@ func checkNesting(fsys FileSystem, roots []domain.Root, probs *rootProblems) {
 		}
 	}
 	for _, paths := range [][]string{written, real} {
-		index := make(map[string]int, len(paths))
-		for i, p := range paths {
-			if j, dup := index[p]; dup {
-				probs.add(i, "path", fmt.Sprintf("is the same folder as dirs[%d]", j))
-				continue
-			}
-			index[p] = i
-		}
-		for i, p := range paths {
-			for d := p; d != "/" && d != "."; {
-				d = filepath.Dir(d)
-				if j, ok := index[d]; ok {
-					probs.add(i, "path", fmt.Sprintf("is inside dirs[%d] (%s): list only the outer folder", j, quoteShort(roots[j].Path)))
-					break
-				}
+		for _, c := range domain.RootConflicts(paths) {
+			if c.Same {
+				probs.add(c.I, "path", fmt.Sprintf("is the same folder as dirs[%d]", c.J))
+			} else {
+				probs.add(c.I, "path", fmt.Sprintf("is inside dirs[%d] (%s): list only the outer folder", c.J, quoteShort(roots[c.J].Path)))
 			}
 		}
 	}
