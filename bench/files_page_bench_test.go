@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -22,8 +23,20 @@ const pageClients = 32
 // clients at once (one keep-alive connection each, opened before the
 // clock starts; client and server share the machine's cores) and reports
 // the throughput and the median and 99th percentile latency. b.N is the
-// number of requests in all.
+// number of requests in all. "first" asks for the first page, as a list
+// opened by many people does; "spread" walks 100 different pages
+// (offset 0 to 4950), more than the server keeps, so every page is read
+// from SQLite.
 func BenchmarkFilesPage(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		pages int
+	}{{"first", 1}, {"spread", 100}} {
+		b.Run(bc.name, func(b *testing.B) { benchFilesPage(b, bc.pages) })
+	}
+}
+
+func benchFilesPage(b *testing.B, pages int) {
 	base, token, stop := serveLibrary(b)
 	defer stop()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: pageClients, MaxConnsPerHost: pageClients}}
@@ -44,22 +57,24 @@ func BenchmarkFilesPage(b *testing.B) {
 		}
 		return resp.StatusCode, nil
 	}
-	url := base + "/api/media/files?limit=50"
-	lat, took := pageLoad(b, pageClients, b.N, func() error { _, err := get(url); return err })
+	lat, took := pageLoad(b, pageClients, b.N, func(i int) error {
+		_, err := get(fmt.Sprintf("%s/api/media/files?limit=50&offset=%d", base, i%pages*50))
+		return err
+	})
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(len(lat))/took.Seconds(), "req/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-// pageLoad runs n calls of do from clients goroutines (after one warm-up
-// call each, outside the clock) and returns every call's latency and the
-// wall time of the whole run.
-func pageLoad(b *testing.B, clients, n int, do func() error) ([]time.Duration, time.Duration) {
+// pageLoad runs do(0) … do(n-1) from clients goroutines (after one
+// warm-up call each, outside the clock) and returns every call's latency
+// and the wall time of the whole run.
+func pageLoad(b *testing.B, clients, n int, do func(i int) error) ([]time.Duration, time.Duration) {
 	var warm sync.WaitGroup
-	for range clients {
+	for c := range clients {
 		warm.Go(func() {
-			if err := do(); err != nil {
+			if err := do(c); err != nil {
 				b.Error(err)
 			}
 		})
@@ -75,7 +90,7 @@ func pageLoad(b *testing.B, clients, n int, do func() error) ([]time.Duration, t
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				t := time.Now()
-				if err := do(); err != nil {
+				if err := do(i); err != nil {
 					b.Error(err)
 					return
 				}
