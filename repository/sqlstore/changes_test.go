@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,4 +78,46 @@ func TestCloneMediaCopiesEveryReference(t *testing.T) {
 			assert.Equal(t, f.Interface(), g.Interface(), "%s has the same value", v.Type().Field(i).Name)
 		}
 	}
+}
+
+// TestReadCacheIsNeverOlderThanACommitBeforeTheCall: with readers and a
+// writer running at once, a value read after a commit returned is at least
+// as new as that commit, however the calls share their version reads.
+func TestReadCacheIsNeverOlderThanACommitBeforeTheCall(t *testing.T) {
+	s, _ := openTemp(t)
+	require.NoError(t, s.writer.Exec(`INSERT INTO settings (key, value, updated_at) VALUES ('n', '0', '2026-01-01')`).Error)
+	cache := newReadCache[string, int](s.changes, 4)
+	load := func() (int, error) {
+		var v int
+		err := s.reader.Raw(`SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'n'`).Scan(&v).Error
+		return v, err
+	}
+	var committed atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 8 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				before := committed.Load()
+				v, err := cache.get("n", load)
+				if !assert.NoError(t, err) || !assert.GreaterOrEqual(t, int64(v), before) {
+					return
+				}
+			}
+		})
+	}
+	for n := 1; n <= 100; n++ {
+		require.NoError(t, s.writer.Exec(`UPDATE settings SET value = ? WHERE key = 'n'`, n).Error)
+		committed.Store(int64(n))
+	}
+	close(stop)
+	wg.Wait()
+	v, err := cache.get("n", load)
+	require.NoError(t, err)
+	assert.Equal(t, 100, v)
 }
