@@ -128,15 +128,20 @@ func categoryFor(name string) string {
 	}), " "))
 }
 
-// isGeneric lists shelf folders that name no work.
+// isGeneric lists shelf folders that name no work: generic words and the
+// index folders of an alphabetical library ("A", "Б", "0-9", "#", "А-Г").
 func isGeneric(name string) bool {
+	if isIndexName(name) {
+		return true
+	}
 	var buf [shortName]byte
 	switch string(lowerShort(&buf, name)) {
 	case "movies", "movie", "films", "film", "фильмы", "фильм", "кино", "кинофильмы",
 		"сериалы", "сериал", "series", "tv", "tv series", "serials", "мультсериалы",
 		"video", "videos", "видео", "media", "медиа", "downloads", "download", "загрузки",
 		"torrents", "торренты", "complete", "new", "новое", "extras", "bonus", "бонусы",
-		"featurettes", "subs", "subtitles", "sample", "video_ts", "bdmv", "stream":
+		"featurettes", "subs", "subtitles", "sample", "samples", "video_ts", "bdmv", "stream",
+		"trailers", "behind the scenes", "deleted scenes", "interviews", "shorts":
 		return true
 	}
 	return false
@@ -186,4 +191,28 @@ func fold(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// isIndexName reports a name that only indexes a shelf: one letter, digit
+// or sign ("A", "Б", "#"), or a range of them ("0-9", "А-Г", "A - C").
+func isIndexName(name string) bool {
+	var rs [4]rune
+	n := 0
+	for _, r := range name {
+		if r == ' ' {
+			continue
+		}
+		if n == len(rs) {
+			return false
+		}
+		rs[n] = r
+		n++
+	}
+	switch n {
+	case 1:
+		return isAlnum(rs[0]) || strings.ContainsRune("#!&@~_", rs[0])
+	case 3:
+		return rs[1] == '-' && isAlnum(rs[0]) && isAlnum(rs[2])
+	}
+	return false
 }

@@ -45,7 +45,7 @@ func parseName(name string, file bool, maxYear int) *parsed {
 	p.numberedEpisode()
 	p.buildTitles(p.start, p.end)
 	p.findEpisodeTitle()
-	if file && isDiscFile(p.norm) {
+	if (file && isDiscFile(p.norm)) || isIndexName(p.norm) {
 		p.titleRu, p.titleOrig, p.titleRaw, p.translit = "", "", "", false
 	}
 	return p

@@ -5,9 +5,10 @@ import "strings"
 // findTitleStart skips what comes before a title: a leading bracket group
 // ("[AniLibria]", "[rutracker.org]"), stray punctuation, and a collection's
 // track number ("05 Прослушка", "17. Джеки Браун", "03 - Title"). A number
-// only counts as a track number when it looks like one (zero-padded, or
-// followed by a dot or a dash), so "12 Angry Men" and "9 рота" keep theirs;
-// it is still remembered in p.lead so a season context can make it an episode.
+// only counts as a track number when it looks like one (zero-padded,
+// followed by a dot or a dash, or see sortNumber), so "12 Angry Men" and
+// "9 рота" keep theirs; it is still remembered in p.lead so a season context
+// can make it an episode.
 func (p *parsed) findTitleStart() {
 	i := 0
 	for i < len(p.toks) {
@@ -31,7 +32,7 @@ func (p *parsed) findTitleStart() {
 	text := p.norm[t.start:t.end]
 	dotted := strings.HasSuffix(text, ".") || strings.HasSuffix(text, ")")
 	dashed := i+1 < len(p.toks) && p.toks[i+1].kind == kDash
-	if padded || dotted || dashed {
+	if padded || dotted || dashed || p.sortNumber(i) {
 		p.start = p.skipSeparators(i + 1)
 	}
 }

@@ -12,7 +12,7 @@ type kind uint8
 const (
 	kWord    kind = iota // an ordinary word: may be part of a title
 	kNumber              // digits only, not a plausible year
-	kYear                // four digits in the year range (or a 2008-2013 range)
+	kYear                // a year in range: 1999, 2008-2013, 2006г (see yearWord)
 	kJunk                // quality, source, codec or another release tag
 	kEpisode             // part of a season or episode marker
 	kOpen                // ( [ {
@@ -199,10 +199,9 @@ func (p *parsed) word(i, j int, grp int32, maxYear int) token {
 		if len(core) == 4 && validYear(int(t.num), maxYear) {
 			t.kind = kYear
 		}
-	case len(core) == 9 && core[4] == '-' && allDigits(core[:4]) && allDigits(core[5:]):
-		t.kind, t.num = kWord, int32(atoi(core[:4]))
-		if validYear(int(t.num), maxYear) {
-			t.kind = kYear
+	case len(core) >= 5 && isDigit(core[0]):
+		if y, ok := yearWord(core, maxYear); ok {
+			t.kind, t.num = kYear, int32(y)
 		}
 	}
 	return t
