@@ -17,7 +17,8 @@ import (
 )
 
 // The accuracy table: testdata/names/<class>.tsv, one failure class per
-// file. Each row is a path (folders and the file, "/"-separated), the
+// file. Each row is a path (folders and the file, split at every "/" with
+// no space beside it; " / " is part of a torrent-style name), the
 // expected title, year, season and episode; "-" means none. A title
 // written "Русское / Original" asserts both titles, any other the display
 // title (the series title for an episode), compared without case and
@@ -88,7 +89,7 @@ func parseNameRow(line string) (nameRow, error) {
 	for i := range cols {
 		cols[i] = strings.TrimSpace(cols[i])
 	}
-	parts := strings.Split(cols[0], "/")
+	parts := splitPath(cols[0])
 	row := nameRow{name: parts[len(parts)-1], title: cols[1]}
 	for i := len(parts) - 2; i >= 0; i-- {
 		row.parents = append(row.parents, parts[i])
@@ -102,6 +103,21 @@ func parseNameRow(line string) (nameRow, error) {
 	}
 	row.episode, err = optNum(cols[4], -1)
 	return row, err
+}
+
+// splitPath splits a table path into folders and the file at every "/"
+// without a space beside it: " / " belongs to a torrent-style name
+// ("Брат / Brother (1997)"), which no folder level can hold.
+func splitPath(path string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' && (i == 0 || path[i-1] != ' ') && (i+1 == len(path) || path[i+1] != ' ') {
+			parts = append(parts, path[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, path[start:])
 }
 
 func optNum(s string, none int) (int, error) {

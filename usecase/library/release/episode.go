@@ -66,7 +66,7 @@ func (p *parsed) episodeInTitle() {
 // markerAt reads a marker starting at token i and says how many tokens it used.
 func (p *parsed) markerAt(i int) (int, marker) {
 	low := p.low(i)
-	if m, ok := compactMarker(low); ok {
+	if m, ok := compactMarker(asciiMarker(low)); ok {
 		return 1, m
 	}
 	j := p.nextWord(i)
@@ -85,7 +85,7 @@ func (p *parsed) markerAt(i int) (int, marker) {
 	if !ok {
 		return 0, marker{}
 	}
-	if next == "из" || next == "of" {
+	if isOfWord(next) {
 		return p.countOfTotal(i, j, a, b)
 	}
 	if !isSeasonWord(next) && !isEpisodeWord(next) {
@@ -103,7 +103,11 @@ func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
 		return 0, marker{}
 	}
 	w := p.nextWord(k)
-	if w < 0 || !isEpisodeWord(p.low(w)) {
+	switch {
+	case w >= 0 && isEpisodeWord(p.low(w)):
+	case b > a && (w < 0 || p.toks[w].kind == kJunk): // "[01-20 из 20]"
+		w = k
+	default:
 		return 0, marker{}
 	}
 	if p.total == 0 {
@@ -124,7 +128,7 @@ func countMarker(season bool, a, b int) marker {
 // and returns the index of the last token it used.
 func (p *parsed) episodeTotal(i int) int {
 	j := p.nextWord(i)
-	if j < 0 || (p.low(j) != "из" && p.low(j) != "of") {
+	if j < 0 || !isOfWord(p.low(j)) {
 		return i
 	}
 	k := p.nextWord(j)
@@ -195,28 +199,79 @@ func compactMarker(s string) (marker, bool) {
 	return withRange(marker{season: season, hasSeason: true, episode: ep, end: ep, hasEpisode: true}, rest)
 }
 
-// seasonEpisode reads what follows the "s" of S01E02 and friends.
+// seasonEpisode reads what follows the "s" of S01E02 and friends: S013E18
+// (a padded season), S2014E18 (a year as the season), s03-e01, S06xE01,
+// S01x02, and season ranges S01-S03.
 func seasonEpisode(s string) (marker, bool) {
-	season, rest, ok := leadingDigits(s, 1, 2)
-	if !ok {
+	season, rest, ok := leadingDigits(s, 1, 4)
+	if !ok || !plausibleSeason(s[:len(s)-len(rest)], season) {
 		return marker{}, false
 	}
 	m := marker{season: season, hasSeason: true}
 	switch {
 	case rest == "":
 		return m, true
+	case strings.HasPrefix(rest, "-e"), strings.HasPrefix(rest, "xe"):
+		rest = rest[2:]
 	case rest[0] == '-': // a season range: S01-S03, S01-03
-		_, tail, ok := leadingDigits(strings.TrimPrefix(rest[1:], "s"), 1, 2)
+		_, tail, ok := leadingDigits(strings.TrimPrefix(rest[1:], "s"), 1, 4)
 		return m, ok && tail == ""
-	case rest[0] != 'e':
+	case rest[0] == 'e', rest[0] == 'x':
+		rest = rest[1:]
+	default:
 		return marker{}, false
 	}
-	ep, rest, ok := leadingDigits(rest[1:], 1, 4)
+	ep, rest, ok := leadingDigits(rest, 1, 4)
 	if !ok {
 		return marker{}, false
 	}
 	m.episode, m.end, m.hasEpisode = ep, ep, true
 	return withRange(m, rest)
+}
+
+// plausibleSeason accepts one or two digits, three with a leading zero or
+// below 100 (S013), and four when they are a year (S2014E18: shows
+// numbered by year).
+func plausibleSeason(digits string, n int) bool {
+	switch len(digits) {
+	case 3:
+		return digits[0] == '0'
+	case 4:
+		return n >= 1900 && n <= 2100
+	}
+	return true
+}
+
+// asciiMarker writes a marker typed on a Russian keyboard layout with
+// Cyrillic look-alikes ("с01е05", "05х03") in Latin letters; other words
+// come back unchanged.
+func asciiMarker(low string) string {
+	if len(low) < 3 || low[0] < 0x80 && !isDigit(low[0]) {
+		return low
+	}
+	var b [24]byte
+	n := 0
+	for _, r := range low {
+		var c byte
+		switch {
+		case r < 0x80:
+			c = byte(r)
+		case r == 'с':
+			c = 's'
+		case r == 'е':
+			c = 'e'
+		case r == 'х':
+			c = 'x'
+		default:
+			return low
+		}
+		if n == len(b) {
+			return low
+		}
+		b[n] = c
+		n++
+	}
+	return string(b[:n])
 }
 
 // withRange reads the end of an episode range: -E08, -08, E02, -EP08.
@@ -241,8 +296,9 @@ func withRange(m marker, rest string) (marker, bool) {
 }
 
 // parseCount reads the number next to a season or episode word: "2",
-// "1-8", "2-й", "2-ой".
+// "1-8", "2-й", "2-ой", "№9".
 func parseCount(s string) (a, b int, ok bool) {
+	s = strings.TrimPrefix(s, "№")
 	a, rest, ok := leadingDigits(s, 1, 4)
 	if !ok {
 		return 0, 0, false
@@ -261,18 +317,27 @@ func parseCount(s string) (a, b int, ok bool) {
 	return a, max(a, b), true
 }
 
+// isSeasonWord knows "season" in English, Russian (also transliterated and
+// abbreviated), French, German and Spanish, and the British "series".
 func isSeasonWord(low string) bool {
 	switch low {
-	case "season", "seasons", "сезон", "сезона", "сезоны", "сезонов":
+	case "season", "seasons", "series", "сезон", "сезона", "сезоны", "сезонов", "сез",
+		"sezon", "sezona", "sezony", "saison", "staffel", "temporada":
 		return true
 	}
 	return false
 }
 
+// isEpisodeWord knows "episode" and its Russian, transliterated and
+// abbreviated kin ("серия", "seriya", "сер.", "выпуск").
 func isEpisodeWord(low string) bool {
 	switch low {
-	case "episode", "episodes", "ep", "серия", "серии", "серий", "эпизод", "эпизоды", "эп", "выпуск", "выпуски":
+	case "episode", "episodes", "ep", "серия", "серии", "серий", "сер", "эпизод", "эпизоды", "эп", "выпуск", "выпуски",
+		"seria", "seriya", "serija", "seriia", "serii", "epizod", "vypusk", "серія", "серії", "episodio", "folge":
 		return true
 	}
 	return false
 }
+
+// isOfWord is the "of" of "1 of 10", "1 из 10".
+func isOfWord(low string) bool { return low == "из" || low == "of" || low == "iz" }

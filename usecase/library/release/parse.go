@@ -38,6 +38,7 @@ func parseName(name string, file bool, maxYear int) *parsed {
 	p.classify()
 	p.findEpisodes()
 	p.findTitleStart()
+	p.resolveWeak()
 	p.chooseYear()
 	p.episodeInTitle()
 	p.findTitleEnd()

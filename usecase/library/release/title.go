@@ -161,28 +161,6 @@ func unquote(s string) string {
 	return s
 }
 
-// splitScripts splits one part at its single change of script, when there
-// is exactly one; otherwise the whole part is one title.
-func (p *parsed) splitScripts(a, b int) {
-	split, prev, changes := -1, scriptNone, 0
-	for i := a; i <= b; i++ {
-		s := p.script(i, i)
-		if s != scriptCyrillic && s != scriptLatin {
-			continue
-		}
-		if prev != scriptNone && s != prev {
-			split, changes = i, changes+1
-		}
-		prev = s
-	}
-	if changes != 1 {
-		p.assignPart(a, b)
-		return
-	}
-	p.assignPart(a, split-1)
-	p.assignPart(split, b)
-}
-
 // altTitle reads a title in parentheses right after the title, as in
 // "17. Джеки Браун (Jackie Brown) 1997": it fills the missing Russian or
 // original title when its script is the other one. Parentheses holding a

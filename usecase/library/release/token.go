@@ -32,6 +32,7 @@ type token struct {
 	num        int32 // value of a number or year; group index of an opening bracket
 	kind       kind
 	cat        junkCat // for kJunk: which kind of tag
+	weak       uint8   // weakWord or weakCaps for a weak tag not yet decided
 }
 
 // group is one bracketed part of the name, by token indices.
