@@ -76,7 +76,7 @@ func (p *parsed) markerAt(i int) (int, marker) {
 	next := p.low(j)
 	if isSeasonWord(low) || isEpisodeWord(low) {
 		a, b, ok := parseCount(next)
-		if !ok || p.toks[j].kind == kYear {
+		if !ok || p.toks[j].kind == kYear && !isSeasonWord(low) { // "Season 2011": a show numbered by year
 			return 0, marker{}
 		}
 		return j - i + 1, countMarker(isSeasonWord(low), a, b)
@@ -119,7 +119,7 @@ func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
 // countMarker turns "Season 2" or "Серии 1-8" into a marker.
 func countMarker(season bool, a, b int) marker {
 	if season {
-		return marker{season: a, hasSeason: a <= 99}
+		return marker{season: a, hasSeason: a <= 99 || a >= 1900 && a <= 2100}
 	}
 	return marker{episode: a, end: b, hasEpisode: true}
 }

@@ -14,6 +14,7 @@ type folders struct {
 	season   *parsed // nearest of the two lowest folders with a season
 	series   *parsed // the folder that names the series of that season
 	nearest  *parsed // the file's own folder, when it names a work
+	shelf    bool    // a folder above the file's own holds series ("TV", "Сериалы")
 }
 
 // readFolders reads the parents, nearest first. Only the lowest levels are
@@ -25,8 +26,11 @@ func readFolders(parents []string, maxYear int) folders {
 	f := folderReader{names: parents[:min(len(parents), maxParents)], maxYear: maxYear}
 	var d folders
 	for i := range f.names {
-		if d.category = f.category(i); d.category != "" {
-			break
+		if i > 0 && !d.shelf {
+			d.shelf = isSeriesShelf(f.names[i])
+		}
+		if d.category == "" {
+			d.category = f.category(i)
 		}
 	}
 	if f.named(0) {

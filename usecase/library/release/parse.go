@@ -43,7 +43,7 @@ func parseName(name string, file bool, maxYear int) *parsed {
 	p.episodeInTitle()
 	p.findTitleEnd()
 	p.lostFilmSeason()
-	p.numberedEpisode()
+	p.bareEpisode(file)
 	p.buildTitles(p.start, p.end)
 	p.findEpisodeTitle()
 	if (file && isDiscFile(p.norm)) || isIndexName(p.norm) {

@@ -81,6 +81,8 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 	dirs := readFolders(parents, maxYear)
 	if f.hasSeason || dirs.season != nil {
 		f.contextEpisode()
+	} else if dirs.nearest != nil && f.folderEpisode(dirs.nearest, dirs.shelf) {
+		dirs.series = dirs.nearest
 	}
 	r := fromParsed(f)
 	r.Category = dirs.category
@@ -122,8 +124,8 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 		}
 	}
 	series := dirs.series
-	if series == nil && f.display() == "" {
-		series = dirs.nearest
+	if series == nil && dirs.nearest != nil && (f.display() == "" || sameTitle(f, dirs.nearest)) {
+		series = dirs.nearest // "Tea Club (2014)/Tea Club - 07.mkv"
 	}
 	if series == nil {
 		r.SeriesTitle = f.display()

@@ -77,33 +77,6 @@ func (p *parsed) lostFilmSeason() {
 	p.end = e - 2
 }
 
-// numberedEpisode reads episode numbers written as bare numbers in the
-// title: "[SubsPlease] Frieren - 05 (1080p)", "Маша и Медведь - 15 - Маша
-// плюс каша", "Tom and Jerry 001 - Puss Gets the Boot". The number needs a
-// dash before it (and a dash or nothing after), or a zero pad and a dash
-// after it, so "Apollo 13" and "Агент 007" stay titles. A zero-padded
-// number ending the title is remembered in p.trail for a season context.
-func (p *parsed) numberedEpisode() {
-	for k := p.start + 1; k < p.end && !p.hasEpisode; k++ {
-		core := p.core(k)
-		if p.toks[k].kind != kNumber || len(core) < 2 || len(core) > 4 {
-			continue
-		}
-		dashBefore := p.toks[k-1].kind == kDash
-		dashAfter := k+1 < p.end && p.toks[k+1].kind == kDash
-		padded := core[0] == '0'
-		if padded && k+1 == p.end {
-			p.trail = k
-		}
-		if dashBefore && (dashAfter || k+1 == p.end) || padded && dashAfter {
-			n := int(p.toks[k].num)
-			p.apply(marker{episode: n, end: n, hasEpisode: true})
-			p.toks[k].kind = kEpisode
-			p.marker, p.end = k, k
-		}
-	}
-}
-
 // buildTitles cuts the title tokens [start, end) into the Russian and the
 // original title: parts split by "/" first, then a single part split where
 // Cyrillic words give way to Latin ones ("Волшебная страна Finding Neverland").

@@ -200,6 +200,8 @@ func (p *parsed) word(i, j int, grp int32, maxYear int) token {
 		if len(core) == 4 && validYear(int(t.num), maxYear) {
 			t.kind = kYear
 		}
+	case isVersioned(core):
+		t.kind, t.num = kNumber, int32(atoi(core[:len(core)-2]))
 	case len(core) >= 5 && isDigit(core[0]):
 		if y, ok := yearWord(core, maxYear); ok {
 			t.kind, t.num = kYear, int32(y)
@@ -228,4 +230,10 @@ func groupEnd(toks []token, groups []group, g int) int {
 		return c
 	}
 	return len(toks) - 1
+}
+
+// isVersioned reports a fansub's versioned episode number: "05v2".
+func isVersioned(s string) bool {
+	n := len(s)
+	return n >= 3 && n <= 6 && (s[n-2] == 'v' || s[n-2] == 'V') && isDigit(s[n-1]) && allDigits(s[:n-2])
 }
