@@ -33,8 +33,12 @@ func readFolders(parents []string, maxYear int) folders {
 			d.category = f.category(i)
 		}
 	}
-	if f.named(0) {
-		d.nearest = f.read(0)
+	own := 0
+	if len(f.names) > 1 && isPartFolder(f.names[0]) {
+		own = 1 // "Movie (2011)/CD1/movie.cd1.avi"
+	}
+	if f.named(own) {
+		d.nearest = f.read(own)
 	}
 	for i := 0; i < 2 && i < len(f.names); i++ {
 		if !maySeason(f.names[i]) || !f.read(i).hasSeason {

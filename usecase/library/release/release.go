@@ -79,6 +79,10 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 	maxYear := now.Year() + 1
 	f := parseName(fileName, true, maxYear)
 	dirs := readFolders(parents, maxYear)
+	if dirs.nearest != nil && f.year == 0 && isGenericTitle(f.display()) {
+		f.titleRu, f.titleOrig, f.titleRaw, f.translit = "", "", "", false
+	}
+	f = fromReleaseFolder(f, dirs.nearest)
 	if f.hasSeason || dirs.season != nil {
 		f.contextEpisode()
 	} else if dirs.nearest != nil && f.folderEpisode(dirs.nearest, dirs.shelf) {
