@@ -6,10 +6,12 @@ package release
 // Show (2021) - 05"), a fansub's number ("[Group] Show 14 [CRC32]"), a
 // season and episode glued into three or four digits by a scene name
 // ("show.name.501.hdtv", "Show [402] Title"), a zero-padded number before
-// the tags ("Show 05 [720p]") and, in a file's name, the Russian "03-20".
+// the tags ("Show 05 [720p]"), a number written "#9" or "№10", a padded
+// number after the tags ("Ликвидация.2007.DVDRip.01") and, in a file's
+// name, the Russian "03-20".
 func (p *parsed) bareEpisode(file bool) {
 	steps := [...]func() bool{p.dashedNumber, p.numberAfterSeason, p.numberAfterYear, p.fansubNumber,
-		p.gluedNumber, p.paddedNumber}
+		p.gluedNumber, p.paddedNumber, p.signedNumber, p.trailingNumber}
 	for _, step := range steps {
 		if p.hasEpisode || step() {
 			return

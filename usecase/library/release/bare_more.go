@@ -222,3 +222,41 @@ func (p *parsed) seasonDashEpisode() {
 		}
 	}
 }
+
+// signedNumber reads "Физрук #9", "Физрук №10": a number written with a
+// number sign that ends the title of a name without a year ("Легенда №17
+// (2013)" is a film).
+func (p *parsed) signedNumber() bool {
+	_, k := p.trim(p.start, p.end-1)
+	if k <= p.start || p.yearIdx >= 0 || p.toks[k].kind != kNumber || p.toks[k].group >= 0 {
+		return false
+	}
+	if sign := p.norm[p.toks[k].start:p.toks[k].cs]; sign != "#" && sign != "№" {
+		return false
+	}
+	p.setBare(k, episodeAt(int(p.toks[k].num)))
+	return true
+}
+
+// trailingNumber reads a zero-padded number that ends the name after the
+// year or the tags: "Ликвидация.2007.DVDRip.01", "Ликвидация (2007) 02".
+func (p *parsed) trailingNumber() bool {
+	k := len(p.toks) - 1
+	if k < 1 || k < p.end || p.toks[k].kind != kNumber || p.toks[k].group >= 0 {
+		return false
+	}
+	if d := p.numDigits(k); d < 2 || d > 3 || p.core(k)[0] != '0' {
+		return false
+	}
+	switch p.toks[k-1].kind {
+	case kJunk, kYear, kClose:
+	default:
+		return false
+	}
+	p.apply(episodeAt(int(p.toks[k].num)))
+	p.toks[k].kind = kEpisode
+	if p.marker < 0 {
+		p.marker = k
+	}
+	return true
+}

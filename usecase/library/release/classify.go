@@ -59,12 +59,26 @@ func (p *parsed) resolveWeak() {
 		if t.weak == weakNone || t.kind != kWord || i == p.start {
 			continue
 		}
-		if t.weak == weakCaps || p.tagFollows(i) {
+		if t.weak == weakCaps || p.tagFollows(i) || p.editionBeforeYear(i) {
 			cat, canon, _ := lookupTag(p.low(i))
 			t.kind, t.cat = kJunk, cat
 			p.keep(cat, canon)
 		}
 	}
+}
+
+// editionBeforeYear reports an edition word right before a year, after
+// other title words: "Night.Falls.Unrated.2004", "Movie Extended (2004)".
+func (p *parsed) editionBeforeYear(i int) bool {
+	j := i + 1
+	if j < len(p.toks) && p.toks[j].kind == kOpen {
+		j++
+	}
+	if j >= len(p.toks) || p.toks[j].kind != kYear || i <= p.start {
+		return false
+	}
+	c, _ := editionTag(p.low(i))
+	return c != ""
 }
 
 // tagFollows reports whether the token after i, past punctuation, is a tag

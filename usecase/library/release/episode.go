@@ -29,7 +29,7 @@ func (p *parsed) findEpisodes() {
 		for j := i; j < i+n; j++ {
 			p.toks[j].kind = kEpisode
 		}
-		if p.marker < 0 && p.toks[i].group < 0 {
+		if p.marker < 0 && p.toks[i].group < 0 && (m.hasSeason || m.hasEpisode) {
 			p.marker = i
 		}
 		i += n - 1
@@ -91,7 +91,17 @@ func (p *parsed) markerAt(i int) (int, marker) {
 	if !isSeasonWord(next) && !isEpisodeWord(next) {
 		return 0, marker{}
 	}
+	if a == b && a > 1 && isEpisodeCount(next) {
+		return j - i + 1, marker{} // "2 серии": how many, not which
+	}
 	return j - i + 1, countMarker(isSeasonWord(next), a, b)
+}
+
+// isEpisodeCount reports the plural episode words that, after a single
+// number, count a film's parts ("2 серии", "5 серий") rather than name
+// one episode ("2 серия").
+func isEpisodeCount(low string) bool {
+	return low == "серии" || low == "серий" || low == "episodes" || low == "выпуски" || low == "serii"
 }
 
 // countOfTotal reads "1-15 из 15 серий": a range, "из", the total and an
@@ -105,8 +115,8 @@ func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
 	w := p.nextWord(k)
 	switch {
 	case w >= 0 && isEpisodeWord(p.low(w)):
-	case b > a && (w < 0 || p.toks[w].kind == kJunk): // "[01-20 из 20]"
-		w = k
+	case p.toks[k].num >= int32(b) && p.toks[k].num > 1 && (w < 0 || p.toks[w].kind == kJunk):
+		w = k // "[01-20 из 20]", "10 из 10"
 	default:
 		return 0, marker{}
 	}
@@ -188,8 +198,8 @@ func compactMarker(s string) (marker, bool) {
 		}
 		return withRange(marker{episode: ep, end: ep, hasEpisode: true}, rest)
 	}
-	season, rest, ok := leadingDigits(s, 1, 2)
-	if !ok || rest == "" || rest[0] != 'x' {
+	season, rest, ok := leadingDigits(s, 1, 4)
+	if !ok || rest == "" || rest[0] != 'x' || !plausibleSeason(s[:len(s)-len(rest)], season) {
 		return marker{}, false
 	}
 	ep, rest, ok := leadingDigits(rest[1:], 1, 3)

@@ -15,6 +15,7 @@ type folders struct {
 	series   *parsed // the folder that names the series of that season
 	nearest  *parsed // the file's own folder, when it names a work
 	shelf    bool    // a folder above the file's own holds series ("TV", "Сериалы")
+	movies   bool    // a folder above the file's own holds movies ("Movies", "Фильмы")
 }
 
 // readFolders reads the parents, nearest first. Only the lowest levels are
@@ -26,8 +27,8 @@ func readFolders(parents []string, maxYear int) folders {
 	f := folderReader{names: parents[:min(len(parents), maxParents)], maxYear: maxYear}
 	var d folders
 	for i := range f.names {
-		if i > 0 && !d.shelf {
-			d.shelf = isSeriesShelf(f.names[i])
+		if i > 0 && !d.shelf && !d.movies {
+			d.shelf, d.movies = isSeriesShelf(f.names[i]), isMovieShelf(f.names[i])
 		}
 		if d.category == "" {
 			d.category = f.category(i)

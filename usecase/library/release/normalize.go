@@ -29,6 +29,9 @@ func normalize(name string, file bool) string {
 		name = stripExt(name)
 	}
 	name = stripSite(name)
+	if dashJoined(name) {
+		name = strings.ReplaceAll(name, "-", " ")
+	}
 	dotted := dotsAreSpaces(name)
 	if isClean(name) {
 		return name
@@ -99,6 +102,21 @@ func stripExt(name string) string {
 		return name[:i]
 	}
 	return name
+}
+
+// dashJoined reports a name whose words are joined by hyphens alone, as
+// some groups name files ("series-s09e14-1080p"): no space, dot or
+// underscore, and one of the parts is a season/episode marker.
+func dashJoined(s string) bool {
+	if strings.ContainsAny(s, " ._") || strings.Count(s, "-") < 2 {
+		return false
+	}
+	for part := range strings.SplitSeq(s, "-") {
+		if _, ok := compactMarker(asciiMarker(strings.ToLower(part))); ok && part != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // dotsAreSpaces reports whether dots separate words everywhere, as in scene

@@ -85,8 +85,10 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 	f = fromReleaseFolder(f, dirs.nearest)
 	if f.hasSeason || dirs.season != nil {
 		f.contextEpisode()
-	} else if dirs.nearest != nil && f.folderEpisode(dirs.nearest, dirs.shelf) {
+	} else if dirs.nearest != nil && f.folderEpisode(dirs.nearest, dirs) {
 		dirs.series = dirs.nearest
+	} else if dirs.nearest != nil {
+		f.seasonBeforeNumber(dirs.nearest)
 	}
 	r := fromParsed(f)
 	r.Category = dirs.category
@@ -128,7 +130,7 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 		}
 	}
 	series := dirs.series
-	if series == nil && dirs.nearest != nil && (f.display() == "" || sameTitle(f, dirs.nearest)) {
+	if series == nil && dirs.nearest != nil && (f.display() == "" || startsWithTitle(f, dirs.nearest)) {
 		series = dirs.nearest // "Tea Club (2014)/Tea Club - 07.mkv"
 	}
 	if series == nil {

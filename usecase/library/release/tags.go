@@ -314,7 +314,9 @@ func languageTag(low string) (string, bool) {
 		"german", "french", "italian", "spanish", "english", "russian", "japanese", "korean", "chinese",
 		"hindi", "tamil", "telugu", "polish", "czech", "dutch", "flemish", "swedish", "danish", "norwegian",
 		"finnish", "nordic", "portuguese", "brazilian", "turkish", "hungarian", "greek", "latino",
-		"castellano", "catalan", "hebrew", "arabic", "thai", "ukrainian", "swesub", "nlsub", "nlsubs":
+		"castellano", "catalan", "hebrew", "arabic", "thai", "ukrainian", "swesub", "nlsub", "nlsubs", "md", "ld",
+		"fr", "de", "nl", "ger", "fre", "ita", "spa", "esp", "jpn", "jap", "kor", "chi", "pl", "cz", "hun", "swe",
+		"nor", "dan", "fin", "por", "tur", "heb", "ara", "hin":
 		return strings.ToUpper(low[:1]) + low[1:], true
 	}
 	return "", false

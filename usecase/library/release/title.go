@@ -46,11 +46,13 @@ func (p *parsed) skipSeparators(i int) int {
 }
 
 // findTitleEnd ends the title at the first bracket, release tag, season or
-// episode marker, or the chosen year, whichever comes first.
+// episode marker, the chosen year, or an "aka" that starts another title,
+// whichever comes first.
 func (p *parsed) findTitleEnd() {
 	p.end = len(p.toks)
 	for j := p.start; j < len(p.toks); j++ {
-		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx {
+		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx ||
+			j > p.start && k == kWord && p.low(j) == "aka" {
 			p.end = j
 			return
 		}

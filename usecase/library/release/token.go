@@ -167,7 +167,7 @@ func lowerASCII(c byte) byte {
 // matching.
 func isTrimmed(r rune) bool {
 	switch r {
-	case '.', ':', '!', '?', '"', '\'', '*', '#', '~', '`', '«', '»', '„', '“', '”':
+	case '.', ':', '!', '?', '"', '\'', '*', '#', '№', '~', '`', '«', '»', '„', '“', '”':
 		return true
 	}
 	return false
