@@ -12,7 +12,6 @@ import (
 // are only marked here; resolveWeak decides them once the title's start is
 // known.
 func (p *parsed) classify() {
-	caps := hasLower(p.norm) // capitals only stand out in a name that has lower case
 	for i := 0; i < len(p.toks); i++ {
 		t := &p.toks[i]
 		low := p.low(i)
@@ -27,7 +26,7 @@ func (p *parsed) classify() {
 		switch {
 		case cat != catNone && weak:
 			t.weak = weakWord
-			if caps && isUpper(p.core(i)) {
+			if isCapsWord(p.core(i)) {
 				t.weak = weakCaps
 			}
 		case cat != catNone:
@@ -54,12 +53,13 @@ const (
 // "Show - Complete Season 2"). The first word of the title is always a
 // word ("DC League of Heroes", "Extended Family").
 func (p *parsed) resolveWeak() {
+	caps := p.hasLowerWord() // capitals only stand out among words in lower case
 	for i := len(p.toks) - 1; i >= 0; i-- {
 		t := &p.toks[i]
 		if t.weak == weakNone || t.kind != kWord || i == p.start {
 			continue
 		}
-		if t.weak == weakCaps || p.tagFollows(i) || p.editionBeforeYear(i) {
+		if caps && t.weak == weakCaps || p.tagFollows(i) || p.editionBeforeYear(i) {
 			cat, canon, _ := lookupTag(p.low(i))
 			t.kind, t.cat = kJunk, cat
 			p.keep(cat, canon)
@@ -74,7 +74,7 @@ func (p *parsed) editionBeforeYear(i int) bool {
 	if j < len(p.toks) && p.toks[j].kind == kOpen {
 		j++
 	}
-	if j >= len(p.toks) || p.toks[j].kind != kYear || i <= p.start {
+	if j >= len(p.toks) || p.toks[j].kind != kYear || i <= p.start || p.onlyStopWords(p.start, i-1) {
 		return false
 	}
 	c, _ := editionTag(p.low(i))
@@ -181,12 +181,43 @@ func setOnce(dst *string, v string) {
 	}
 }
 
-// hasLower reports whether s has a lower-case letter.
-func hasLower(s string) bool {
-	for _, r := range s {
-		if unicode.IsLower(r) {
-			return true
+// hasLowerWord reports whether a word that is no tag has a lower-case
+// letter, so that capitals can mark a tag ("Movie.Title.PROPER.720p", but
+// not "THE.PROPER.WAY.2020.1080p").
+func (p *parsed) hasLowerWord() bool {
+	for i := range p.toks {
+		if p.toks[i].kind != kWord || p.toks[i].weak != weakNone {
+			continue
+		}
+		for _, r := range p.core(i) {
+			if unicode.IsLower(r) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// isCapsWord reports a word in capitals with two letters or more: "DC",
+// "PROPER", "iTALiAN"-style scene spellings aside. "3D" has one letter, so
+// its capital says nothing.
+func isCapsWord(s string) bool {
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 2 && isUpper(s)
+}
+
+// onlyStopWords reports whether tokens a..b hold no title word but joining
+// words ("The" of "The.Limited.2010").
+func (p *parsed) onlyStopWords(a, b int) bool {
+	for i := a; i <= b; i++ {
+		if titleWord(p.toks[i].kind) && !isStopWord(p.low(i)) {
+			return false
+		}
+	}
+	return true
 }

@@ -9,8 +9,9 @@ import "strings"
 // ("Бригада/01.avi"), or a leading number before the series' name or
 // before the episode's title ("The Simpsons/02 - Ep Name.avi"). A folder
 // with one year is a movie's ("Джеки Браун (1997)/05.mkv") unless a shelf
-// of series holds it, a numbered file under a shelf of movies is part of a
-// collection, and a file with a year of its own is a movie.
+// of series holds it, a numbered file under a shelf of movies or a
+// category is part of a collection, and a file with a year of its own is a
+// movie.
 func (p *parsed) folderEpisode(d *parsed, dirs folders) bool {
 	if p.hasEpisode || p.hasSeason || p.year != 0 {
 		return false
@@ -31,8 +32,8 @@ func (p *parsed) folderEpisode(d *parsed, dirs folders) bool {
 			return false
 		}
 	case sameTitle(p, d):
-	case p.start <= p.lead || !dirs.shelf && !padded:
-		return false
+	case p.start <= p.lead || !dirs.shelf && (!padded || dirs.category != ""):
+		return false // a collection: "Мультфильмы/Трое из Простоквашино/02 Каникулы в Простоквашино.avi"
 	}
 	n := int(p.toks[p.lead].num)
 	p.apply(episodeAt(n))

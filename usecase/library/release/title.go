@@ -10,10 +10,13 @@ import "strings"
 // "9 рота" keep theirs; it is still remembered in p.lead so a season context
 // can make it an episode.
 func (p *parsed) findTitleStart() {
-	i := 0
+	i, first := 0, -1
 	for i < len(p.toks) {
 		switch p.toks[i].kind {
 		case kOpen:
+			if first < 0 {
+				first = i
+			}
 			i = groupEnd(p.toks, p.groups, int(p.toks[i].num)) + 1
 			continue
 		case kClose, kPunct, kDash, kSlash:
@@ -23,6 +26,10 @@ func (p *parsed) findTitleStart() {
 		break
 	}
 	p.start, p.lead = i, -1
+	if first >= 0 && (i >= len(p.toks) || !titleWord(p.toks[i].kind)) && p.wordsOnly(first) {
+		p.start = first + 1 // "[REC] (2007)": the bracket held the title
+		return
+	}
 	if i >= len(p.toks) || p.toks[i].kind != kNumber || len(p.core(i)) > 3 {
 		return
 	}
@@ -35,6 +42,23 @@ func (p *parsed) findTitleStart() {
 	if padded || dotted || dashed || p.sortNumber(i) {
 		p.start = p.skipSeparators(i + 1)
 	}
+}
+
+// wordsOnly reports whether the bracket group opening at token i holds
+// words and no tag.
+func (p *parsed) wordsOnly(i int) bool {
+	end := groupEnd(p.toks, p.groups, int(p.toks[i].num))
+	words := 0
+	for j := i + 1; j < end; j++ {
+		switch p.toks[j].kind {
+		case kWord:
+			words++
+		case kPunct, kDash:
+		default:
+			return false
+		}
+	}
+	return words > 0
 }
 
 // skipSeparators moves past dashes and commas.
