@@ -18,10 +18,14 @@ func allCases() []parseCase {
 
 // FuzzParse feeds arbitrary file and folder names (folders joined by "/")
 // and checks the parser never panics, returns valid UTF-8, keeps years in
-// range and is deterministic.
+// range and is deterministic. The seeds are the table cases and every row
+// of the accuracy table.
 func FuzzParse(f *testing.F) {
 	for _, c := range allCases() {
 		f.Add(c.file, strings.Join(c.parents, "/"))
+	}
+	for _, r := range loadNameRows(f) {
+		f.Add(r.name, strings.Join(r.parents, "/"))
 	}
 	f.Fuzz(func(t *testing.T, file, dirs string) {
 		var parents []string

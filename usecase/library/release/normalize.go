@@ -24,7 +24,9 @@ func normalize(name string, file bool) string {
 	if len(name) > maxNameBytes {
 		name = name[:maxNameBytes]
 	}
-	name = norm.NFC.String(strings.ToValidUTF8(name, ""))
+	if !isASCII(name) { // ASCII is valid UTF-8 in NFC already
+		name = norm.NFC.String(strings.ToValidUTF8(name, ""))
+	}
 	if file {
 		name = stripExt(name)
 	}
@@ -41,7 +43,7 @@ func normalize(name string, file bool) string {
 	space := true // drops leading spaces and collapses runs
 	for i, r := range name {
 		switch {
-		case r == '_' || unicode.IsSpace(r) || unicode.IsControl(r),
+		case r == '_' || r == ' ' || r < 0x20 || r >= 0x7f && (unicode.IsSpace(r) || unicode.IsControl(r)),
 			r == '.' && dotSeparates(name, i, dotted):
 			if !space {
 				b.WriteByte(' ')
@@ -241,4 +243,13 @@ func leadingDigits(s string, lo, hi int) (int, string, bool) {
 		return 0, s, false
 	}
 	return atoi(s[:n]), s[n:], true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

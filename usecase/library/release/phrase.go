@@ -39,6 +39,9 @@ func (p *parsed) phraseAt(i int) int {
 		return 0
 	}
 	a, b := dropApostrophe(p.low(i)), p.low(j)
+	if !phraseEnd(b) {
+		return 0
+	}
 	for _, ph := range phrases {
 		if ph.first == a && ph.second == b {
 			p.toks[i].kind, p.toks[i].cat = kJunk, catTag
@@ -58,4 +61,13 @@ func dropApostrophe(s string) string {
 		}
 	}
 	return s
+}
+
+// phraseEnd is a quick test of a phrase's second word.
+func phraseEnd(w string) bool {
+	switch w {
+	case "cut", "edition", "version", "collection", "audio", "series", "версия":
+		return true
+	}
+	return false
 }

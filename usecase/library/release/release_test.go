@@ -83,6 +83,16 @@ func assertSane(t *testing.T, r Release, now time.Time) {
 	if r.Season > 0 {
 		assert.True(t, r.HasSeason)
 	}
+	if r.MediaType == domain.MediaMovie {
+		assert.False(t, r.HasSeason, "a movie has no season")
+		assert.Zero(t, r.Episode, "a movie has no episode")
+	}
+	for _, s := range []string{r.Title, r.TitleRu, r.TitleOrig, r.SeriesTitle, r.EpisodeTitle} {
+		assert.Equal(t, strings.TrimSpace(s), s, "untrimmed title %q", s)
+	}
+	if r.Title == "" {
+		assert.Empty(t, r.TitleRu+r.TitleOrig, "titles without a display title")
+	}
 }
 
 func TestParseMovies(t *testing.T)   { runCases(t, movieCases()) }
