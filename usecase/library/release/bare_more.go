@@ -190,13 +190,24 @@ func isCRC(s string) bool {
 	return digits > 0 || isUpper(s)
 }
 
-// paddedNumber reads a zero-padded two-digit number that ends the title
-// before the tags, in a name without a year: "Ocean Patrol 05 [720p]".
-// "Агент 007" has three digits and stays a title.
+// paddedNumber reads a zero-padded two-digit number that ends the title,
+// before the tags or at the end, in a name without a year: "Ocean Patrol 05
+// [720p]", "Brigada.01". "Агент 007" has three digits and stays a title. A
+// bracket holding one or two digits after the title is an episode number
+// too: "Бригада [03]".
 func (p *parsed) paddedNumber() bool {
+	if p.yearIdx >= 0 {
+		return false
+	}
+	if j := p.end; j < len(p.toks) && p.toks[j].kind == kOpen && j > p.start {
+		g := p.groups[p.toks[j].num]
+		if k := j + 1; g.close == k+1 && p.toks[k].kind == kNumber && len(p.core(k)) <= 2 && p.toks[k].num > 0 {
+			p.setBare(k, episodeAt(int(p.toks[k].num)))
+			return true
+		}
+	}
 	k := p.end - 1
-	if k <= p.start || p.end >= len(p.toks) || p.yearIdx >= 0 || p.toks[k].kind != kNumber ||
-		p.numDigits(k) != 2 || p.core(k)[0] != '0' {
+	if k <= p.start || p.toks[k].kind != kNumber || p.numDigits(k) != 2 || p.core(k)[0] != '0' {
 		return false
 	}
 	p.setBare(k, episodeAt(int(p.toks[k].num)))

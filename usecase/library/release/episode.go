@@ -65,10 +65,14 @@ func (p *parsed) episodeInTitle() {
 
 // markerAt reads a marker starting at token i and says how many tokens it used.
 func (p *parsed) markerAt(i int) (int, marker) {
-	low := p.low(i)
-	if m, ok := compactMarker(asciiMarker(low)); ok {
+	low := asciiMarker(p.low(i))
+	if m, ok := compactMarker(low); ok {
 		return 1, m
 	}
+	if m, ok := p.shortEpisode(i, low); ok {
+		return 1, m
+	}
+	low = p.low(i)
 	j := p.nextWord(i)
 	if j < 0 {
 		return 0, marker{}
@@ -102,6 +106,16 @@ func (p *parsed) markerAt(i int) (int, marker) {
 // one episode ("2 серия").
 func isEpisodeCount(low string) bool {
 	return low == "серии" || low == "серий" || low == "episodes" || low == "выпуски" || low == "serii"
+}
+
+// shortEpisode reads a one-digit "E5" right after a season marker: "S1
+// E5", "с1 е6". Alone, "E5" is too short to trust.
+func (p *parsed) shortEpisode(i int, low string) (marker, bool) {
+	if !p.hasSeason || p.hasEpisode || i == 0 || p.toks[i-1].kind != kEpisode || len(low) < 2 || low[0] != 'e' {
+		return marker{}, false
+	}
+	ep, rest, ok := leadingDigits(low[1:], 1, 4)
+	return episodeAt(ep), ok && rest == ""
 }
 
 // countOfTotal reads "1-15 из 15 серий": a range, "из", the total and an
@@ -314,7 +328,7 @@ func parseCount(s string) (a, b int, ok bool) {
 		return 0, 0, false
 	}
 	switch rest {
-	case "", "-й", "й", "-ой", "-ий", "-ый", "-я", "я", "-ая", "th", "st", "nd", "rd":
+	case "", "-й", "й", "-ой", "-ий", "-ый", "-я", "я", "-ая", "-го", "го", "-ого", "th", "st", "nd", "rd":
 		return a, a, true
 	}
 	if rest[0] != '-' {

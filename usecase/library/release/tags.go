@@ -264,8 +264,8 @@ func videoTag(low string) (string, bool) {
 func partTag(low string) string {
 	for _, prefix := range [...]string{"cd", "disc", "disk", "dvd"} {
 		rest, ok := strings.CutPrefix(low, prefix)
-		if ok && len(rest) == 1 && isDigit(rest[0]) {
-			return strings.ToUpper(prefix) + rest
+		if ok && (len(rest) == 1 || len(rest) == 2 && rest[0] == '0') && allDigits(rest) {
+			return strings.ToUpper(prefix) + rest[len(rest)-1:]
 		}
 	}
 	return ""
