@@ -48,11 +48,12 @@ func trimYearSuffix(s string) string {
 }
 
 // typoYear reads five digits meant as a year that ranges to end: one digit
-// was typed twice ("20113" for 2013) or one too many at the end ("20113"
-// for 2011). A doubled key is the likelier slip, so it is tried first.
+// was typed twice ("20113" for 2013) or one too many, most likely at the end
+// ("20191" for 2019). A doubled key is the likelier slip, so it is tried
+// first.
 func typoYear(d string, end, maxYear int) (int, bool) {
 	fallback := 0
-	for i := 1; i < len(d); i++ {
+	for i := len(d) - 1; i >= 1; i-- {
 		y := atoi(d[:i] + d[i+1:])
 		if !validYear(y, maxYear) || y > end {
 			continue
