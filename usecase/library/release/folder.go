@@ -26,9 +26,9 @@ type folders struct {
 func readFolders(parents []string, maxYear int) folders {
 	f := folderReader{names: parents[:min(len(parents), maxParents)], maxYear: maxYear}
 	var d folders
-	for i := range f.names {
+	for i := 0; i < len(f.names) && (d.category == "" || !d.shelf && !d.movies); i++ {
 		if i > 0 && !d.shelf && !d.movies {
-			d.shelf, d.movies = isSeriesShelf(f.names[i]), isMovieShelf(f.names[i])
+			d.shelf, d.movies = shelfOf(f.names[i])
 		}
 		if d.category == "" {
 			d.category = f.category(i)

@@ -118,24 +118,16 @@ func (p *parsed) yearRange() bool {
 	return false
 }
 
-// isSeriesShelf reports a folder that holds series: "TV", "Series",
-// "Сериалы", "TV Shows".
-func isSeriesShelf(name string) bool {
+// shelfOf reports whether a folder holds series ("TV", "Series",
+// "Сериалы", "TV Shows") or movies ("Movies", "Фильмы", "Кино").
+func shelfOf(name string) (series, movies bool) {
 	var buf [shortName]byte
 	switch string(lowerShort(&buf, name)) {
 	case "tv", "tv series", "tv shows", "shows", "series", "serials", "сериалы", "сериал",
 		"мультсериалы", "телесериалы", "тв", "тв-шоу", "телешоу":
-		return true
-	}
-	return false
-}
-
-// isMovieShelf reports a folder that holds movies: "Movies", "Фильмы".
-func isMovieShelf(name string) bool {
-	var buf [shortName]byte
-	switch string(lowerShort(&buf, name)) {
+		return true, false
 	case "movies", "movie", "films", "film", "фильмы", "кино", "кинофильмы", "cinema":
-		return true
+		return false, true
 	}
-	return false
+	return false, false
 }

@@ -77,7 +77,9 @@ func assertSane(t *testing.T, r Release, now time.Time) {
 		assert.LessOrEqual(t, r.Year, now.Year()+1)
 	}
 	assert.GreaterOrEqual(t, r.Season, 0)
+	assert.LessOrEqual(t, r.Season, 2100, "a season is a number or a year")
 	assert.GreaterOrEqual(t, r.Episode, 0)
+	assert.LessOrEqual(t, r.EpisodeEnd, 9999)
 	assert.GreaterOrEqual(t, r.EpisodeEnd, r.Episode)
 	assert.Contains(t, []string{domain.MediaMovie, domain.MediaEpisode}, r.MediaType)
 	if r.Season > 0 {
