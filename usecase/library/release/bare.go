@@ -75,6 +75,11 @@ func (p *parsed) endsTitle(k int) bool {
 // season context.
 func (p *parsed) dashedNumber() bool {
 	for k := p.start + 1; k < p.end; k++ {
+		if a, b, ok := parseCount(p.core(k)); ok && b > a && p.toks[k].kind == kWord && p.toks[k-1].kind == kDash &&
+			p.numDigits(k) >= 2 && p.endsTitle(k) {
+			p.setBare(k, marker{episode: a, end: b, hasEpisode: true}) // "[Group] Show - 01-02"
+			return true
+		}
 		d := p.numDigits(k)
 		if p.toks[k].kind != kNumber || d < 2 || d > 4 {
 			continue

@@ -28,13 +28,14 @@ func (p *parsed) numberAfterSeason() bool {
 	return true
 }
 
-// numberAfterYear reads "[Group] Show (2021) - 05 [1080p]": the title ends
-// at the year, and a dash and a number follow it.
+// numberAfterYear reads "[Group] Show (2021) - 05 [1080p]", "[Group] Show
+// (TV) - 05": the title ends at the year or a short bracket, and a dash
+// and a number follow it.
 func (p *parsed) numberAfterYear() bool {
 	j := p.end
 	if j >= len(p.toks) || j == p.yearIdx && p.toks[j].group < 0 {
 		j++
-	} else if j = p.skipYearGroup(j); j == p.end {
+	} else if j = p.skipShortGroup(j); j == p.end {
 		return false
 	}
 	if j >= len(p.toks) || p.toks[j].kind != kDash {
@@ -64,6 +65,24 @@ func (p *parsed) skipYearGroup(j int) int {
 		return g.close + 1
 	}
 	return j
+}
+
+// skipShortGroup steps over a bracket group at j that holds a year or one
+// or two words and nothing else ("(2021)", "(TV)", "(US)").
+func (p *parsed) skipShortGroup(j int) int {
+	if k := p.skipYearGroup(j); k != j || j >= len(p.toks) || p.toks[j].kind != kOpen {
+		return k
+	}
+	g := p.groups[p.toks[j].num]
+	if g.close < 0 || g.close-j > 3 {
+		return j
+	}
+	for k := j + 1; k < g.close; k++ {
+		if p.toks[k].kind != kWord {
+			return j
+		}
+	}
+	return g.close + 1
 }
 
 // gluedNumber reads a season and episode glued into one number by a scene
@@ -218,8 +237,11 @@ func (p *parsed) paddedNumber() bool {
 // series files: one or two digits, a hyphen, two or three digits, after
 // the title. A file holds one episode, so this is no range.
 func (p *parsed) seasonDashEpisode() {
+	if p.fansub() {
+		return // "[Group] Show - 01-02": a range of episodes
+	}
 	for k := p.start + 1; k < p.end; k++ {
-		if p.toks[k].kind != kWord || p.toks[k].group >= 0 {
+		if p.toks[k].kind != kWord || p.toks[k].group >= 0 || p.toks[k-1].kind == kDash {
 			continue
 		}
 		s, rest, ok := leadingDigits(p.core(k), 1, 2)

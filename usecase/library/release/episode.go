@@ -193,10 +193,13 @@ func (p *parsed) nextWord(i int) int {
 }
 
 // compactMarker reads one-token markers: S01E02, S01E01-E08, S01E01E02, S01,
-// S01-S03, 1x02, 01x01-08, E05, E01-E08, EP05.
+// S01-S03, 1x02, 01x01-08, E05, E01-E08, EP05, Season1, 1of6.
 func compactMarker(s string) (marker, bool) {
 	if len(s) < 2 {
 		return marker{}, false
+	}
+	if m, ok := gluedWordMarker(s); ok {
+		return m, true
 	}
 	if s[0] == 's' && isDigit(s[1]) {
 		return seasonEpisode(s[1:])
@@ -221,6 +224,32 @@ func compactMarker(s string) (marker, bool) {
 		return marker{}, false
 	}
 	return withRange(marker{season: season, hasSeason: true, episode: ep, end: ep, hasEpisode: true}, rest)
+}
+
+// gluedWordMarker reads a season or episode word glued to its number,
+// "Season1", "Episode12", "Серия5", and the "1of6" of documentary series.
+func gluedWordMarker(s string) (marker, bool) {
+	i := 0
+	for i < len(s) && !isDigit(s[i]) {
+		i++
+	}
+	if i == len(s) || i == 0 {
+		if n, rest, ok := leadingDigits(s, 1, 3); ok && strings.HasPrefix(rest, "of") {
+			if _, tail, ok := leadingDigits(rest[2:], 1, 3); ok && tail == "" && n > 0 {
+				return episodeAt(n), true
+			}
+		}
+		return marker{}, false
+	}
+	word := s[:i]
+	if !isSeasonWord(word) && !isEpisodeWord(word) || len(word) < 4 {
+		return marker{}, false
+	}
+	n, rest, ok := leadingDigits(s[i:], 1, 4)
+	if !ok || rest != "" {
+		return marker{}, false
+	}
+	return countMarker(isSeasonWord(word), n, n), true
 }
 
 // seasonEpisode reads what follows the "s" of S01E02 and friends: S013E18
@@ -298,23 +327,27 @@ func asciiMarker(low string) string {
 	return string(b[:n])
 }
 
-// withRange reads the end of an episode range: -E08, -08, E02, -EP08.
+// withRange reads the end of an episode range: -E08, -08, E02, -EP08, and
+// longer runs such as E01E02E03 or 01-02-03.
 func withRange(m marker, rest string) (marker, bool) {
-	if rest == "" {
-		return m, true
-	}
-	rest = strings.TrimPrefix(rest, "-")
-	if strings.HasPrefix(rest, "ep") {
-		rest = rest[2:]
-	} else {
-		rest = strings.TrimPrefix(rest, "e")
-	}
-	end, tail, ok := leadingDigits(rest, 1, 4)
-	if !ok || tail != "" {
-		return marker{}, false
-	}
-	if end > m.episode {
-		m.end = end
+	for n := 0; rest != ""; n++ {
+		if n == 8 {
+			return marker{}, false
+		}
+		rest = strings.TrimPrefix(rest, "-")
+		if strings.HasPrefix(rest, "ep") {
+			rest = rest[2:]
+		} else {
+			rest = strings.TrimPrefix(rest, "e")
+		}
+		end, tail, ok := leadingDigits(rest, 1, 4)
+		if !ok {
+			return marker{}, false
+		}
+		if end > m.end {
+			m.end = end
+		}
+		rest = tail
 	}
 	return m, true
 }
