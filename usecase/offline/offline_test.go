@@ -79,9 +79,9 @@ func TestNothingFoundAndNoTitle(t *testing.T) {
 	m := offline.New(newCatalog(t), offline.Options{})
 	out := ask(t, m, "есть ли у меня Титаник?")
 	assert.Contains(t, out, "По запросу «титаник» в каталоге ничего не нашлось")
-	out = ask(t, m, "привет")
+	out = ask(t, m, "есть ли у меня")
 	assert.Contains(t, out, "Напишите название фильма или сериала")
-	out = ask(t, m, "hello")
+	out = ask(t, m, "do I have")
 	assert.Contains(t, out, "Tell me the title")
 }
 
@@ -102,17 +102,32 @@ func TestWithoutCatalogueItSaysSoHonestly(t *testing.T) {
 	assert.Contains(t, out, "The media catalogue is not available yet")
 }
 
+// failingCatalog is a catalogue whose database does not answer.
 type failingCatalog struct{}
 
+var errLocked = errors.New("database is locked")
+
 func (failingCatalog) SearchTitles(context.Context, string, int) ([]domain.Media, error) {
-	return nil, errors.New("database is locked")
+	return nil, errLocked
+}
+func (failingCatalog) Files(context.Context, catalog.FilesQuery) (catalog.Listing, error) {
+	return catalog.Listing{}, errLocked
+}
+func (failingCatalog) Get(context.Context, int64) (catalog.Entry, error) {
+	return catalog.Entry{}, errLocked
+}
+func (failingCatalog) Subtitles(context.Context, int64) ([]catalog.Subtitle, error) {
+	return nil, errLocked
 }
 
 func TestCatalogueFailureIsSaidNotHidden(t *testing.T) {
 	m := offline.New(failingCatalog{}, offline.Options{})
-	out := ask(t, m, "do I have Dark")
-	assert.Contains(t, out, "could not search the catalogue")
-	assert.NotContains(t, out, "database is locked", "internals stay in the log")
+	for _, msg := range []string{"do I have Dark", "how many episodes of Dark", "what can I watch tonight", "how many films from 2010"} {
+		out := ask(t, m, msg)
+		assert.Contains(t, out, "could not read the catalogue", msg)
+		assert.NotContains(t, out, "database is locked", "internals stay in the log")
+	}
+	assert.Contains(t, ask(t, m, "thanks"), "You're welcome", "small talk needs no catalogue")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -129,7 +144,7 @@ func TestStreamEmitsTheSameAnswerLineByLine(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, ask(t, m, "матрица"), strings.Join(chunks, ""))
-	assert.Len(t, chunks, 4, "header, found line and two titles")
+	assert.Len(t, chunks, 4, "found line, two titles and the disclaimer")
 
 	stop := errors.New("client left")
 	err = m.Stream(context.Background(), domain.Prompt{Message: "матрица"}, func(string) error { return stop })
