@@ -46,7 +46,7 @@ var (
 		"similar", "bored", "m", "about", "from", "of", "some", "on", "night", "with")
 	subtitleWords = setOf("субтитры", "субтитров", "субтитрами", "субтитрах", "субтитр", "сабы", "сабов",
 		"subtitles", "subtitle", "subs", "у", "к", "для", "есть", "какие", "какой", "which", "what", "does",
-		"do", "of", "for", "the", "have", "has", "got", "files", "файлы", "there", "are", "with")
+		"do", "of", "for", "have", "has", "got", "files", "файлы", "there", "are", "with")
 	listWords = setOf("покажи", "показать", "перечисли", "список", "выведи", "какие", "все", "всех",
 		"show", "list", "all", "which", "from", "of", "on", "the")
 )
