@@ -36,7 +36,11 @@ func (m *Model) count(ctx context.Context, q question) ([]string, error) {
 	if s.diskAsked != "" {
 		return []string{m.unknownDisk(s.diskAsked, q.lang)}, nil
 	}
+	if err := m.widen(ctx, &s); err != nil {
+		return nil, err
+	}
 	if len(s.title) > 0 {
+		q.scope = s
 		return m.countTitle(ctx, q)
 	}
 	if len(s.units) == 0 {

@@ -163,3 +163,21 @@ func TestAMessageWithoutWordsIsAnsweredInTheCallersLanguage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "No AI model is configured", "the words of the question still decide")
 }
+
+// A category word that is part of a title is read as the title: "Star
+// Wars" is not "star" on the war shelf.
+func TestACategoryWordInsideATitleStaysInTheTitle(t *testing.T) {
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	db.Movie("Star Wars", 1977, func(m *domain.Media) { m.TitleOrig, m.MainCategory = m.Title, "sci_fi" })
+	db.Movie("War Horse", 2011, func(m *domain.Media) { m.TitleOrig, m.MainCategory = m.Title, "war" })
+	svc := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{})
+	t.Cleanup(svc.Close)
+	m := offline.New(svc, offline.Options{})
+	out := ask(t, m, "how many Star Wars movies do I have?")
+	assert.Contains(t, out, "The catalogue has 1 movie matching “star wars”:\n• “Star Wars” (1977)")
+	assert.NotContains(t, out, "War Horse")
+	out = ask(t, m, "how many war movies")
+	assert.Contains(t, out, "The catalogue has 1 movie (War).\n• “War Horse” (2011)")
+	out = ask(t, m, "recommend something like Star Wars")
+	assert.Contains(t, out, "The catalogue has nothing like “Star Wars” (1977) (Science fiction).", "its shelf holds only itself")
+}

@@ -23,6 +23,8 @@ var frameWords = setOf(
 	"collection", "catalog", "catalogue", "find", "search", "for", "show", "me", "movie", "movies",
 	"film", "films", "series", "want", "to", "watch", "please", "can", "you", "could", "what",
 	"got", "called", "named", "hi", "hello", "hey", "we",
+	// what is left of English contractions ("what's", "i'm", "don't")
+	"s", "m", "t", "ll", "d", "re", "ve",
 )
 
 // weakWords are kept inside a phrase ("The Matrix", "Брат 2") but are never
@@ -41,9 +43,10 @@ var (
 		"смотреть", "посмотрим", "посмотрю", "глянуть", "вечером", "вечер", "сегодня", "ночью", "выходные",
 		"выходных", "на", "из", "как", "хорошее", "хороший", "хорошую", "интересное", "интересный", "интересную",
 		"какой", "какую", "какое", "нибудь", "мне", "нам", "скучно", "заняться", "похожее", "похожий",
-		"похожую", "похожие", "вроде", "типа", "про", "о", "об", "tonight", "today", "evening", "weekend", "this", "the", "something",
+		"похожую", "похожие", "вроде", "типа", "про", "о", "об", "такого", "такое", "какого", "интересного", "хорошего",
+		"классного", "крутого", "стоящего", "нового", "новенького", "свежего", "легкого", "душевного", "ну", "давай", "tonight", "today", "evening", "weekend", "this", "the", "something",
 		"anything", "good", "interesting", "recommend", "suggest", "us", "should", "would", "like",
-		"similar", "bored", "m", "about", "from", "of", "some", "on", "night", "with")
+		"similar", "bored", "about", "fun", "nice", "great", "new", "worth", "watching", "maybe", "perhaps", "from", "of", "some", "on", "night", "with")
 	subtitleWords = setOf("субтитры", "субтитров", "субтитрами", "субтитрах", "субтитр", "сабы", "сабов",
 		"subtitles", "subtitle", "subs", "у", "к", "для", "есть", "какие", "какой", "which", "what", "does",
 		"do", "of", "for", "have", "has", "got", "files", "файлы", "there", "are", "with")

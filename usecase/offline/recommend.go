@@ -31,6 +31,9 @@ func (m *Model) suggest(ctx context.Context, q question) ([]string, error) {
 	if s.diskAsked != "" {
 		return []string{m.unknownDisk(s.diskAsked, q.lang)}, nil
 	}
+	if err := m.widen(ctx, &s); err != nil {
+		return nil, err
+	}
 	like, err := m.likeTitle(ctx, &s)
 	if err != nil {
 		return nil, err
@@ -39,6 +42,15 @@ func (m *Model) suggest(ctx context.Context, q question) ([]string, error) {
 	pool, err := m.candidates(ctx, &sg)
 	if err != nil {
 		return nil, err
+	}
+	if sg.total() == 0 && sg.asksUnknown() {
+		// "посоветуй что-нибудь про кенгуру": no such title or genre, so
+		// say so and suggest from the rest of the scope.
+		sg.unknown, sg.s.topic, sg.s.title = strings.Join(s.title, " "), nil, nil
+		sg.totals = map[unit]int{}
+		if pool, err = m.candidates(ctx, &sg); err != nil {
+			return nil, err
+		}
 	}
 	n := m.opt.Picks
 	if q.intent == intentList {
@@ -107,21 +119,30 @@ func topLevel(units []unit) []unit {
 
 // candidates walks the entries of the suggestion's units within its scope
 // and keeps the best poolSize of those that can be watched (the file is
-// there), were not named earlier in the conversation, are not the title
-// they should be like, and that the caller has not finished. It counts
-// every entry within the scope (totals) and those eligible.
+// there; a list names the others last), were not named earlier in the
+// conversation, are not the title they should be like, and that the
+// caller has not finished. It counts every entry within the scope
+// (totals) and those eligible.
 func (m *Model) candidates(ctx context.Context, sg *suggestion) ([]candidate, error) {
 	said := saidBefore(sg.q.history)
 	day := m.opt.Now().UTC().Format("2006-01-02")
 	var pool []candidate
 	for _, u := range sg.units {
 		err := m.walk(ctx, unitType(u), sg.s.disk, sg.s.matches, func(e domain.Media) {
+			if sg.like != nil && e.ID == sg.like.ID {
+				return
+			}
 			sg.totals[u]++
-			if e.Status == domain.StatusMissing || (sg.like != nil && e.ID == sg.like.ID) || said(e) {
+			missing := e.Status == domain.StatusMissing
+			if (missing && sg.q.intent != intentList) || said(e) {
 				return
 			}
 			sg.eligible++
-			pool = keepBest(pool, candidate{media: e, score: score(e, day)})
+			c := candidate{media: e, score: score(e, day)}
+			if missing { // a list names it, last: it cannot be watched now
+				c.score -= 100
+			}
+			pool = keepBest(pool, c)
 		})
 		if err != nil {
 			return nil, err

@@ -31,7 +31,10 @@ type scope struct {
 	disk, diskAsked string
 	season          int      // a season number, 0 when none
 	title           []string // the words left over: a title
-	vocab           []string // the words read as the question's own
+	// wide is the title with the category word next to it, when there is
+	// one: "Star Wars" is a title, not "star" on the war shelf.
+	wide  []string
+	vocab []string // the words read as the question's own
 }
 
 // years is an inclusive range of years; 0 leaves a side open.
@@ -60,6 +63,8 @@ type reader struct {
 	words []string
 	used  []bool
 	s     scope
+	// topicAt is where a category named in one or more words stands.
+	topicAt [2]int
 }
 
 // parseScope reads the scope of a question from its normalised words.
@@ -104,7 +109,9 @@ func (r *reader) disks(names []string) {
 			if r.diskAt(i, dw) {
 				r.s.disk = name
 				r.take(i, i+len(dw))
-				r.used[i] = true
+				if r.free(i-1) && isDiskWord(r.words[i-1]) { // "на диске Disk 2"
+					r.take(i-1, i)
+				}
 				return
 			}
 		}
@@ -317,7 +324,10 @@ func (r *reader) rest(extra map[string]bool) {
 	for _, w := range title {
 		if !weakWords[w] {
 			r.s.title = title
-			return
+			break
 		}
+	}
+	if at := r.topicAt; len(r.s.title) > 0 && at[1] > at[0] && (at[1] == first || at[0] == last+1) {
+		r.s.wide = r.words[min(first, at[0]):max(last+1, at[1])]
 	}
 }

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"mediateka/domain"
 )
@@ -45,4 +46,22 @@ func (m *Model) findTitles(ctx context.Context, phrase string, limit int) (found
 		}
 	}
 	return nil, false, nil
+}
+
+// widen reads "Star Wars" as a title rather than "star" on the war shelf:
+// when the title words with the category word beside them are found as
+// one phrase, they are the title and there is no category.
+func (m *Model) widen(ctx context.Context, s *scope) error {
+	if len(s.wide) == 0 {
+		return nil
+	}
+	phrase := strings.Join(s.wide, " ")
+	found, err := m.catalog.SearchTitles(ctx, phrase, 1)
+	if err != nil {
+		return fmt.Errorf("search the catalogue for %q: %w", phrase, err)
+	}
+	if len(found) > 0 {
+		s.title, s.topic, s.wide = s.wide, nil, nil
+	}
+	return nil
 }

@@ -20,6 +20,18 @@ type suggestion struct {
 	// that could be named (file there, not named before, not finished).
 	totals   map[unit]int
 	eligible int
+	// unknown names the words that were neither a title nor a genre; the
+	// suggestion then comes from the rest of the scope.
+	unknown string
+}
+
+// total counts the entries within the scope.
+func (sg suggestion) total() int {
+	n := 0
+	for _, c := range sg.totals {
+		n += c
+	}
+	return n
 }
 
 // Sentences of suggestions.
@@ -36,6 +48,7 @@ var (
 		EN: "…and %d more. Say “more” to see others.",
 	}
 	nothingFits = textmatch.Phrase{RU: "В каталоге нет ничего подходящего%s.", EN: "Nothing in the catalogue fits%s."}
+	nothingLike = textmatch.Phrase{RU: "Ничего похожего на %s в каталоге нет%s.", EN: "The catalogue has nothing like %s%s."}
 	emptyShelf  = textmatch.Phrase{
 		RU: "В каталоге пока нет фильмов и сериалов: сначала библиотеку нужно просканировать.",
 		EN: "The catalogue has no films or series yet: the library needs a scan first.",
@@ -45,27 +58,35 @@ var (
 		EN: "I have named everything that fits (%d) already.",
 	}
 	startedIt = textmatch.Phrase{RU: "вы начали смотреть", EN: "you started it"}
-	ratedAt   = textmatch.Phrase{RU: "рейтинг %.1f", EN: "rated %.1f"}
+	fileGone  = textmatch.Phrase{RU: "файл сейчас недоступен", EN: "file currently unavailable"}
+	unknownTo = textmatch.Phrase{
+		RU: "«%s» в каталоге не нашлось — ни такого названия, ни такого жанра. Вот что есть:",
+		EN: "“%s” is not in the catalogue, neither as a title nor as a genre. Here is what there is:",
+	}
+	ratedAt = textmatch.Phrase{RU: "рейтинг %.1f", EN: "rated %.1f"}
 )
 
 // lines is the answer: a head, the picks with why, and what else there is.
 func (sg suggestion) lines() []string {
 	lang := sg.q.lang
-	total := 0
-	for _, n := range sg.totals {
-		total += n
-	}
+	total := sg.total()
 	switch {
 	case total == 0 && sg.asksUnknown():
 		return []string{fmt.Sprintf(noSuchName.In(lang), strings.Join(sg.s.title, " "))}
-	case total == 0 && (sg.s.narrows() || sg.like != nil):
+	case total == 0 && sg.like != nil:
+		return []string{fmt.Sprintf(nothingLike.In(lang), labelOf(*sg.like, lang), sg.label())}
+	case total == 0 && sg.s.narrows():
 		return []string{fmt.Sprintf(nothingFits.In(lang), sg.label())}
 	case total == 0:
 		return []string{emptyShelf.In(lang)}
 	case len(sg.picks) == 0:
 		return []string{fmt.Sprintf(allSaid.In(lang), total)}
 	}
-	lines := []string{sg.head(total)}
+	var lines []string
+	if sg.unknown != "" {
+		lines = append(lines, fmt.Sprintf(unknownTo.In(lang), sg.unknown))
+	}
+	lines = append(lines, sg.head())
 	for _, c := range sg.picks {
 		lines = append(lines, "• "+why(c, lang))
 	}
@@ -94,7 +115,7 @@ func (sg suggestion) label() string {
 }
 
 // head opens the answer: the counts of a list, or what is suggested.
-func (sg suggestion) head(total int) string {
+func (sg suggestion) head() string {
 	lang := sg.q.lang
 	if sg.q.intent == intentList {
 		counts := make([]string, len(sg.units))
@@ -103,13 +124,22 @@ func (sg suggestion) head(total int) string {
 		}
 		return fmt.Sprintf(countHas.In(lang), joinAnd(counts, lang)) + sg.label() + ":"
 	}
+	label := sg.label()
+	if len(sg.s.units) > 0 && len(sg.units) == 1 { // "посоветуй сериал"
+		kind := textmatch.Pick(lang, [...]string{"фильмы", "сериалы"}, [...]string{"movies", "series"})[sg.units[0]]
+		if label == "" {
+			label = " (" + kind + ")"
+		} else {
+			label = " (" + kind + ", " + label[2:]
+		}
+	}
 	switch {
 	case sg.like != nil:
-		return fmt.Sprintf(likeHead.In(lang), labelOf(*sg.like, lang), sg.label())
+		return fmt.Sprintf(likeHead.In(lang), labelOf(*sg.like, lang), label)
 	case anyIn(sg.q.words, setOf("вечером", "вечер", "tonight", "evening", "сегодня", "today", "night", "ночью")):
-		return fmt.Sprintf(tonightHead.In(lang), sg.label())
+		return fmt.Sprintf(tonightHead.In(lang), label)
 	}
-	return fmt.Sprintf(suggestHead.In(lang), sg.label())
+	return fmt.Sprintf(suggestHead.In(lang), label)
 }
 
 // why is one pick with the reasons to watch it: "«Интерстеллар» (2014),
@@ -138,6 +168,9 @@ func why(c candidate, lang string) string {
 	}
 	if c.started {
 		facts = append(facts, startedIt.In(lang))
+	}
+	if e.Status == domain.StatusMissing {
+		facts = append(facts, fileGone.In(lang))
 	}
 	line := strings.Join(facts, ", ")
 	for _, text := range []string{e.WhyWatch, e.Mood, e.Plot} {

@@ -165,6 +165,7 @@ func (r *reader) matchCategories(size func(int) bool) {
 			}
 			if i := phraseAt(r.words, aw, r.used); i >= 0 {
 				r.s.topic = categoryTopic(c.Slug, r.words[i:i+len(aw)]...)
+				r.topicAt = [2]int{i, i + len(aw)}
 				r.take(i, i+len(aw))
 				return
 			}
