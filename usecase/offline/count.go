@@ -110,12 +110,16 @@ func (m *Model) tally(ctx context.Context, s scope) (tally, error) {
 		case s.topic == nil && !s.years.set():
 			t.n[u], err = m.first(ctx, catalog.FilesQuery{Type: unitType(u), Disk: s.disk}, &t.some)
 		default:
-			err = m.walk(ctx, unitType(u), s.disk, s.matches, func(e domain.Media) {
+			var named []int64
+			err = m.walk(ctx, unitType(u), s.disk, s.matches, func(e domain.Media, _ bool) {
 				t.n[u]++
-				if len(t.some) < listedUpTo {
-					t.some = append(t.some, e)
+				if len(t.some)+len(named) < listedUpTo {
+					named = append(named, e.ID)
 				}
 			})
+			if err == nil {
+				err = m.load(ctx, named, &t.some)
+			}
 		}
 		if err != nil {
 			return tally{}, err
@@ -131,7 +135,7 @@ func (m *Model) countParts(ctx context.Context, s scope, u unit) (int, error) {
 		return m.first(ctx, catalog.FilesQuery{Type: unitType(u), Disk: s.disk}, nil)
 	}
 	var ids []int64
-	if err := m.walk(ctx, domain.MediaSeries, s.disk, s.matches, func(e domain.Media) { ids = append(ids, e.ID) }); err != nil {
+	if err := m.walk(ctx, domain.MediaSeries, s.disk, s.matches, func(e domain.Media, _ bool) { ids = append(ids, e.ID) }); err != nil {
 		return 0, err
 	}
 	n := 0
@@ -172,21 +176,44 @@ func (m *Model) first(ctx context.Context, q catalog.FilesQuery, some *[]domain.
 }
 
 // walk calls fn for every entry of type typ (on disk, when set) that keep
-// accepts, in id order.
-func (m *Model) walk(ctx context.Context, typ, disk string, keep func(domain.Media) bool, fn func(domain.Media)) error {
-	l, err := m.catalog.Files(ctx, catalog.FilesQuery{Type: typ, Disk: disk})
-	if err != nil {
-		return fmt.Errorf("read the catalogue: %w", err)
-	}
-	err = l.Each(ctx, func(e domain.Media) error {
-		if keep(e) {
-			fn(e)
+// accepts, in the store's order. It reads the light view of the entries
+// (domain.MediaFacet): fn gets an entry with its titles, year, category,
+// genres, status and ratings but none of its texts, and whether it has a
+// description.
+func (m *Model) walk(ctx context.Context, typ, disk string, keep func(domain.Media) bool, fn func(e domain.Media, described bool)) error {
+	err := m.catalog.Facets(ctx, catalog.FilesQuery{Type: typ, Disk: disk}, func(f domain.MediaFacet) error {
+		if e := facetMedia(f); keep(e) {
+			fn(e, f.Described)
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read the catalogue: %w", err)
 	}
+	return nil
+}
+
+// facetMedia is the light view as an entry, without its texts.
+func facetMedia(f domain.MediaFacet) domain.Media {
+	e := domain.Media{ID: f.ID, MediaType: f.Type, Title: f.Title, TitleRu: f.TitleRu, TitleOrig: f.TitleOrig,
+		MainCategory: f.MainCategory, Status: f.Status, Genres: f.Genres, Rating: f.Rating}
+	if f.Year != 0 {
+		year := f.Year
+		e.Year = &year
+	}
+	return e
+}
+
+// load appends the whole entries of ids to into.
+func (m *Model) load(ctx context.Context, ids []int64, into *[]domain.Media) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	entries, err := m.catalog.Entries(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("load entries: %w", err)
+	}
+	*into = append(*into, entries...)
 	return nil
 }
 

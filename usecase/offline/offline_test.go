@@ -116,6 +116,12 @@ func (failingCatalog) Files(context.Context, catalog.FilesQuery) (catalog.Listin
 func (failingCatalog) Get(context.Context, int64) (catalog.Entry, error) {
 	return catalog.Entry{}, errLocked
 }
+func (failingCatalog) Facets(context.Context, catalog.FilesQuery, func(domain.MediaFacet) error) error {
+	return errLocked
+}
+func (failingCatalog) Entries(context.Context, []int64) ([]domain.Media, error) {
+	return nil, errLocked
+}
 func (failingCatalog) Subtitles(context.Context, int64) ([]catalog.Subtitle, error) {
 	return nil, errLocked
 }

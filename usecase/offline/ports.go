@@ -14,9 +14,14 @@ type Catalog interface {
 	// SearchTitles finds entries whose titles (title, title_ru, title_orig)
 	// match query, best first, at most limit of them.
 	SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error)
-	// Files counts the entries a query selects and walks them: scoped
-	// counts and recommendations read the catalogue through it.
+	// Files counts the entries a query selects (and hands over the first
+	// few): counts by kind and disk are the store's.
 	Files(ctx context.Context, q catalog.FilesQuery) (catalog.Listing, error)
+	// Facets walks the light view of the entries a query selects: counts
+	// by topic or years and suggestions read the catalogue through it.
+	Facets(ctx context.Context, q catalog.FilesQuery, fn func(domain.MediaFacet) error) error
+	// Entries loads the entries an answer names, in the order given.
+	Entries(ctx context.Context, ids []int64) ([]domain.Media, error)
 	// Get returns one entry with its seasons and episodes.
 	Get(ctx context.Context, id int64) (catalog.Entry, error)
 	// Subtitles lists the subtitle files beside an entry's video.

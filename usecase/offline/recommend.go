@@ -15,7 +15,8 @@ import (
 // enough for variety, few enough to ask the watching state about at once.
 const poolSize = 60
 
-// candidate is an entry a suggestion may name, with its score.
+// candidate is an entry a suggestion may name, with its score. While
+// choosing, media is the light view (no texts); the picks are loaded whole.
 type candidate struct {
 	media   domain.Media
 	score   float64
@@ -57,7 +58,33 @@ func (m *Model) suggest(ctx context.Context, q question) ([]string, error) {
 		n = m.opt.Limit
 	}
 	sg.picks = choose(pool, n)
+	if err := m.loadPicks(ctx, sg.picks); err != nil {
+		return nil, err
+	}
 	return sg.lines(), nil
+}
+
+// loadPicks replaces the light view of the picks with whole entries, for
+// the reasons to watch them.
+func (m *Model) loadPicks(ctx context.Context, picks []candidate) error {
+	ids := make([]int64, len(picks))
+	for i, c := range picks {
+		ids[i] = c.media.ID
+	}
+	var whole []domain.Media
+	if err := m.load(ctx, ids, &whole); err != nil {
+		return err
+	}
+	byID := make(map[int64]domain.Media, len(whole))
+	for _, e := range whole {
+		byID[e.ID] = e
+	}
+	for i := range picks {
+		if e, ok := byID[picks[i].media.ID]; ok {
+			picks[i].media = e
+		}
+	}
+	return nil
 }
 
 // likeTitle reads the title words of a suggestion: a title to find
@@ -128,7 +155,7 @@ func (m *Model) candidates(ctx context.Context, sg *suggestion) ([]candidate, er
 	day := m.opt.Now().UTC().Format("2006-01-02")
 	var pool []candidate
 	for _, u := range sg.units {
-		err := m.walk(ctx, unitType(u), sg.s.disk, sg.s.matches, func(e domain.Media) {
+		err := m.walk(ctx, unitType(u), sg.s.disk, sg.s.matches, func(e domain.Media, described bool) {
 			if sg.like != nil && e.ID == sg.like.ID {
 				return
 			}
@@ -138,7 +165,7 @@ func (m *Model) candidates(ctx context.Context, sg *suggestion) ([]candidate, er
 				return
 			}
 			sg.eligible++
-			c := candidate{media: e, score: score(e, day)}
+			c := candidate{media: e, score: score(e, described, day)}
 			if missing { // a list names it, last: it cannot be watched now
 				c.score -= 100
 			}
@@ -201,9 +228,9 @@ func (m *Model) applyWatching(ctx context.Context, caller domain.Caller, pool []
 // score ranks an entry for suggestions: its rating (0–10) first, a little
 // more when it has a description of why to watch it, and a small share
 // (under 0.3) that changes each day, so equally good titles take turns.
-func score(e domain.Media, day string) float64 {
+func score(e domain.Media, described bool, day string) float64 {
 	s := rating(e)
-	if e.WhyWatch != "" || e.Plot != "" {
+	if described {
 		s += 0.5
 	}
 	h := fnv.New32a()
