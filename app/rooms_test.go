@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mediateka/bench/measure"
 	"mediateka/usecase/auth"
 )
 
@@ -210,18 +210,6 @@ func decodeJSON(t *testing.T, raw []byte) map[string]any {
 	return m
 }
 
-// smallReceiveBuffer dials with a 4 KiB receive buffer, so a client that
-// stops reading stalls the server's writes after a few kilobytes instead
-// of after the megabytes a loopback connection can buffer.
-func smallReceiveBuffer(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
-		return errors.Join(err, serr)
-	}}
-	return d.DialContext(ctx, network, addr)
-}
-
 // TestRoomsStalledReaderLosesOnlyItsOwnConnection fills the queue of a
 // remote that stopped reading: the server closes that connection alone,
 // the chatty players of its room stay, and another room goes on.
@@ -229,11 +217,11 @@ func TestRoomsStalledReaderLosesOnlyItsOwnConnection(t *testing.T) {
 	t.Parallel()
 	ra, stop := newRoomApp(t)
 	defer func() { require.NoError(t, stop()) }()
-	stalled, _, err := dialRoom(ra.addr, "remote", "den", "", smallReceiveBuffer)
+	stalled, _, err := dialRoom(ra.addr, "remote", "den", "", measure.StallingDial)
 	require.NoError(t, err)
 	defer stalled.Close()
-	// A loopback connection buffers about 3 MB even with a small receive
-	// buffer; six players' bursts of 40 messages of 60 KB (15 MB) are
+	// A loopback connection buffers about 3 MB even with the stalling
+	// dialer's small receive buffer; six players' bursts of 40 messages of 60 KB (15 MB) are
 	// well beyond that plus the 64 messages of the queue.
 	var players []*roomClient
 	for range 6 {

@@ -1,9 +1,12 @@
-// Package measure holds what the load tools under bench/ share: the
-// loopback-only check of a target address, a process's resident memory
-// read from /proc, and percentiles of latencies.
+// Package measure holds what the load tools under bench/ (and the tests
+// that play a stalled client) share: the loopback-only check of a target
+// address, a process's resident memory read from /proc, percentiles of
+// latencies, and a dialer for a client that stops reading.
 package measure
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -11,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -54,4 +58,17 @@ func Percentile(d []time.Duration, p float64) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[min(len(s)-1, int(float64(len(s))*p/100))]
+}
+
+// StallingDial dials with a 4 KiB receive buffer. A client that then stops
+// reading stalls the server's writes after a few megabytes on loopback
+// (about 3 MB here) instead of the twice as many a default buffer takes:
+// the way to play a phone that went to sleep mid-stream.
+func StallingDial(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return errors.Join(err, serr)
+	}}
+	return d.DialContext(ctx, network, addr)
 }
