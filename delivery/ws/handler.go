@@ -175,7 +175,7 @@ func errorCode(err error) string {
 }
 
 // recoverPanic logs a panic of a connection's handler; the socket closes.
-func (h *Handler) recoverPanic(conn *websocket.Conn) {
+func (h *Handler) recoverPanic(*websocket.Conn) {
 	if r := recover(); r != nil {
 		h.opt.Logger.Error("panic in a room connection", "panic", r)
 	}

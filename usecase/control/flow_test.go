@@ -32,7 +32,10 @@ func TestAStalledReaderLosesOnlyItsOwnConnection(t *testing.T) {
 	atticRemote := e.join(control.Remote, "attic", anonymous)
 	denRemote.drain()
 
-	for i := range 10 {
+	// The player's writer holds one message and its queue four: the
+	// presences and the first volumes fill it. Five volumes overflow it
+	// while the remote's own queue (also four) takes the refusals after.
+	for i := range 5 {
 		denRemote.say(map[string]any{"event": "volume", "level": i})
 	}
 	assert.Equal(t, control.CloseTooSlow, stalled.closeCode(t), "the stalled player is closed once its queue is full")

@@ -55,7 +55,8 @@ type Options struct {
 	// PingEvery is how often each connection is pinged.
 	PingEvery time.Duration
 	// Rate and Burst are each connection's token bucket: messages a
-	// second, and how many may come at once.
+	// second, and how many may come at once. Keep Burst below QueueSize,
+	// so the replies to a burst of bad messages fit the sender's queue.
 	Rate  float64
 	Burst int
 	// MaxPerRoom bounds the connections of one room.

@@ -27,7 +27,6 @@ type Conn interface {
 const (
 	CloseNormal    = 1000
 	CloseGoingAway = 1001 // the server is shutting down
-	ClosePolicy    = 1008
 	CloseTooSlow   = 1013 // "try again later": the peer fell behind its queue
 )
 

@@ -121,25 +121,19 @@ func decodeMetadata(data []byte, m *message) error {
 	if err := unmarshal(data, &body, reasons); err != nil {
 		return err
 	}
-	md := Metadata{}
 	if body.Title == nil || !textOK(*body.Title, maxTitleChars) {
 		return invalidField("title", titleReason)
 	}
-	md.Title = *body.Title
-	if body.MediaID != nil {
-		id, ok := wholeIn(body.MediaID, 1, 1<<53)
-		if !ok {
-			return invalidField("media_id", mediaIDReason)
-		}
-		md.MediaID = int64(id)
+	md := Metadata{Title: *body.Title}
+	var err error
+	if md.MediaID, err = optionalWhole("media_id", body.MediaID, 1, maxMediaID, mediaIDReason); err != nil {
+		return err
 	}
-	if body.Year != nil {
-		y, ok := wholeIn(body.Year, 1800, 2200)
-		if !ok {
-			return invalidField("year", yearReason)
-		}
-		md.Year = y
+	year, err := optionalWhole("year", body.Year, 1800, 2200, yearReason)
+	if err != nil {
+		return err
 	}
+	md.Year = int(year)
 	if body.ThumbnailURL != nil {
 		if !thumbnailOK(*body.ThumbnailURL) {
 			return invalidField("thumbnail_url", thumbnailReason)
@@ -154,6 +148,21 @@ func decodeMetadata(data []byte, m *message) error {
 	}
 	m.metadata = &md
 	return nil
+}
+
+// maxMediaID is the largest id a JSON number carries exactly.
+const maxMediaID = 1 << 53
+
+// optionalWhole reads an optional whole number in lo..hi; 0 when absent.
+func optionalWhole(field string, f *float64, lo, hi int, reason string) (int64, error) {
+	if f == nil {
+		return 0, nil
+	}
+	n, ok := wholeIn(f, lo, hi)
+	if !ok {
+		return 0, invalidField(field, reason)
+	}
+	return int64(n), nil
 }
 
 // textOK reports whether s is 1..limit characters of valid UTF-8.
@@ -200,13 +209,11 @@ func (p *PlaylistItem) UnmarshalJSON(data []byte) error {
 		}
 		p.Title = *obj.Title
 	}
-	if obj.MediaID != nil {
-		id, ok := wholeIn(obj.MediaID, 1, 1<<53)
-		if !ok {
-			return bad
-		}
-		p.MediaID = int64(id)
+	id, err := optionalWhole("files", obj.MediaID, 1, maxMediaID, playlistReason)
+	if err != nil {
+		return bad
 	}
+	p.MediaID = id
 	return nil
 }
 
