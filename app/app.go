@@ -47,6 +47,7 @@ type App struct {
 	lib     libraryParts
 	ai      aiParts
 	chat    chatUseCases
+	control controlParts
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
@@ -126,7 +127,9 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
-	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat)
+	a.control = newControl(a.cfg, a.lib.catalog, a.log)
+	a.life.add(a.control.component())
+	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

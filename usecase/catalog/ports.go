@@ -11,6 +11,8 @@ import (
 // Repository is what the catalogue reads from the media store.
 type Repository interface {
 	ByID(ctx context.Context, id int64) (domain.Media, error)
+	// ByPath finds the record stored under exactly this path.
+	ByPath(ctx context.Context, path string) (domain.Media, error)
 	ByIDs(ctx context.Context, ids []int64) ([]domain.Media, error)
 	Children(ctx context.Context, parentIDs []int64) ([]domain.Media, error)
 	// Each streams the records a filter selects, in id order.
