@@ -56,7 +56,9 @@ func New() *Service {
 
 // Run listens to l until ctx ends. While it runs, WatchScan accepts scans
 // to tell about; before and after, it refuses them, so nobody is promised
-// a notice that would never come.
+// a notice that would never come. An end published while the bus had cut
+// the listener off (it fell a whole buffer behind, which a listener doing
+// nothing but this hardly does) is not told.
 func (s *Service) Run(ctx context.Context, l *event.Listener) error {
 	s.listening.Store(true)
 	defer s.listening.Store(false)
