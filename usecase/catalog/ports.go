@@ -18,6 +18,9 @@ type Repository interface {
 	// Each streams the records a filter selects, in id order.
 	Each(ctx context.Context, f domain.MediaFilter, fn func(domain.Media) error) error
 	Count(ctx context.Context, f domain.MediaFilter) (int64, error)
+	// Facets streams the light view of the records a filter selects, in
+	// no set order, ignoring its limit and offset.
+	Facets(ctx context.Context, f domain.MediaFilter, fn func(domain.MediaFacet) error) error
 	// Keys streams the light view the title index is built from.
 	Keys(ctx context.Context, fn func(domain.MediaKey) error) error
 	// Version changes whenever any process writes a record.
