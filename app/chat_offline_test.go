@@ -1,6 +1,7 @@
 package app
 
 import (
+	"mediateka/repository/aimodel/aifake"
 	"net/http"
 	"strings"
 	"testing"
@@ -106,6 +107,33 @@ func TestOfflineAssistantAnswersTheQuestionAsked(t *testing.T) {
 	subs := la.chatAs(t, la.user, "which subtitles does The Matrix have?")
 	assert.Equal(t, "media_layer", subs["handled_by"])
 	assert.Contains(t, subs["response"], "1. Русский — The.Matrix.1999.1080p.BluRay.x264-GROUP.ru.srt")
+}
+
+// With a remote model configured, which cannot read the catalogue,
+// media_organizer answers scoped counts from the catalogue itself instead
+// of handing them to the model; questions it does not count still reach
+// the model.
+func TestScopedCountsWithARemoteModel(t *testing.T) {
+	t.Parallel()
+	fake := aifake.NewGemini(t)
+	fake.SetReply("Посмотрите «Сталкер».")
+	la := newLibAppEnv(t, nil, geminiEnv(fake))
+	resp, _ := la.do(t, "POST", "/api/keys", la.admin, map[string]any{"key_name": "main", "api_key": "AIzaSy-COUNT-KEY-123456"})
+	require.Equal(t, 201, resp.StatusCode)
+	la.put(t, libraryFiles())
+	la.scan(t)
+
+	count := la.chatAs(t, la.user, "сколько серий в Breaking Bad?")
+	assert.Equal(t, "media_organizer", count["handled_by"])
+	assert.Contains(t, count["response"], "«Breaking Bad» (2008) в каталоге 3 серии (2 сезона)")
+	assert.NotContains(t, count["response"], "AI-модель не настроена", "a model is configured")
+
+	disk := la.chatAs(t, la.user, "how many films are on Disk 1")
+	assert.Contains(t, disk["response"], "The catalogue has 2 movies (disk “Disk 1”)")
+
+	other := la.chatAs(t, la.user, "что посмотреть?")
+	assert.Equal(t, "model", other["handled_by"])
+	assert.Equal(t, "Посмотрите «Сталкер».", other["response"])
 }
 
 // With media_layer switched off the offline assistant answers subtitle

@@ -29,6 +29,9 @@ type aiParts struct {
 	keys   *apikey.Service
 	model  domain.AIModel
 	prober plugins.StreamProber
+	// counter answers scoped counts from the catalogue when model is a
+	// remote provider that cannot see it; nil with the offline assistant.
+	counter *offline.Model
 }
 
 // chatUseCases are the chat and plugin-admin use cases delivery calls.
@@ -50,6 +53,9 @@ func newAIModel(cfg config.Config, repos repositories, keyMaster string, lib lib
 		return aiParts{}, err
 	}
 	log.Info("chat model", "model", ai.model.Name())
+	if _, isOffline := ai.model.(*offline.Model); !isOffline {
+		ai.counter = offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots})
+	}
 	if p, err := ffprobe.New("", 0); err == nil {
 		ai.prober = p
 	} else {
@@ -86,8 +92,12 @@ func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slo
 
 // pluginDeps are what plugin factories receive.
 func pluginDeps(repos repositories, ai aiParts, lib libraryParts, notices *notice.Service, log *slog.Logger) plugins.Deps {
-	return plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
+	d := plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
 		Catalog: lib.catalog, Subtitles: lib.catalog, Library: lib.library, ScanNotices: notices}
+	if ai.counter != nil {
+		d.Counter = ai.counter
+	}
+	return d
 }
 
 // newPlugins builds the manager over entries (nil: the built-in registry)

@@ -42,6 +42,9 @@ type Deps struct {
 	// ScanNotices tells an administrator in the chat how a scan they
 	// started there ended; nil promises nothing.
 	ScanNotices mediaorganizer.ScanWatcher
+	// Counter answers scoped counts from the catalogue for media_organizer
+	// when the chat's model is a remote provider; nil otherwise.
+	Counter mediaorganizer.Counter
 }
 
 // TitleSearcher finds catalogue entries whose titles match query, best
@@ -80,7 +83,7 @@ func Builtins() []Entry {
 				Settings: d.Settings, Logger: d.Logger})
 		}},
 		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin {
-			return mediaorganizer.New(mediaorganizer.Deps{Library: d.Library, Notices: d.ScanNotices, Logger: d.Logger})
+			return mediaorganizer.New(mediaorganizer.Deps{Library: d.Library, Notices: d.ScanNotices, Counter: d.Counter, Logger: d.Logger})
 		}},
 	})
 }

@@ -34,11 +34,21 @@ type ScanWatcher interface {
 	WatchScan(userID int64, scanID string) bool
 }
 
+// Counter answers counting questions narrower than the whole library
+// ("сколько серий в Кухне") from the catalogue; ok is false when message
+// is not such a question.
+type Counter interface {
+	Count(ctx context.Context, message string) (answer string, ok bool, err error)
+}
+
 // Deps are what the plugin uses. Without a Library the plugin does not
-// load; Notices may be nil.
+// load; Notices may be nil. Counter is set when the chat's model cannot
+// read the catalogue itself (a remote provider); nil passes scoped counts
+// on to the model, as the offline assistant answers them.
 type Deps struct {
 	Library Library
 	Notices ScanWatcher
+	Counter Counter
 	Logger  *slog.Logger
 }
 
@@ -46,6 +56,7 @@ type Deps struct {
 type Plugin struct {
 	lib     Library
 	notices ScanWatcher
+	counter Counter
 	log     *slog.Logger
 }
 
@@ -55,7 +66,7 @@ func New(d Deps) *Plugin {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Plugin{lib: d.Library, notices: d.Notices, log: d.Logger}
+	return &Plugin{lib: d.Library, notices: d.Notices, counter: d.Counter, log: d.Logger}
 }
 
 // Name implements domain.Plugin.
@@ -87,7 +98,7 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	words := strings.Fields(textmatch.Normalize(message))
 	in := detect(words)
 	if in == intentNone {
-		return "", nil
+		return p.scopedCount(ctx, words, message)
 	}
 	lang := textmatch.AnswerLang(ctx, message)
 	caller, _ := domain.CallerFrom(ctx)
@@ -228,4 +239,18 @@ func reason(r string, lang string) string {
 		return say(lang, "одинаковое содержимое", "same content")
 	}
 	return say(lang, "одинаковые название и год", "same title and year")
+}
+
+// scopedCount answers a count narrower than the whole library through the
+// Counter, or passes the message on ("") when there is none or the
+// message is not a count.
+func (p *Plugin) scopedCount(ctx context.Context, words []string, message string) (string, error) {
+	if p.counter == nil || !(word(words, "сколько") || phrase(words, "how", "many")) {
+		return "", nil
+	}
+	answer, ok, err := p.counter.Count(ctx, message)
+	if err != nil || !ok {
+		return "", err
+	}
+	return answer, nil
 }

@@ -243,3 +243,20 @@ func unitType(u unit) string {
 	return [...]string{unitMovie: domain.MediaMovie, unitSeries: domain.MediaSeries,
 		unitSeason: domain.MediaSeason, unitEpisode: domain.MediaEpisode}[u]
 }
+
+// Count answers message when it is a counting question ("сколько серий в
+// Кухне", "how many films are on Disk 2") and reports false otherwise. It
+// lets the media_organizer plugin answer scoped counts from the catalogue
+// when a remote AI model, which cannot see the catalogue, is configured;
+// the answer carries no "no model configured" sentence.
+func (m *Model) Count(ctx context.Context, message string) (string, bool, error) {
+	q := m.read(ctx, domain.Prompt{Message: message})
+	if q.intent != intentCount || m.catalog == nil {
+		return "", false, nil
+	}
+	lines, err := m.count(ctx, q)
+	if err != nil {
+		return "", false, fmt.Errorf("count for the chat: %w", err)
+	}
+	return strings.Join(lines, "\n"), true, nil
+}
