@@ -30,7 +30,8 @@ type parsed struct {
 }
 
 // parseName runs the stages on one name: normalise, tokenize, tag,
-// season/episode markers, title start, year, title end, titles.
+// season/episode markers, title start, weak tags, year, title end, bare
+// episode numbers, titles (see README.md).
 func parseName(name string, file bool, maxYear int) *parsed {
 	p := &parsed{yearIdx: -1, marker: -1, episodeWord: -1, lead: -1, trail: -1}
 	p.norm = normalize(name, file)
