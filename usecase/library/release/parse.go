@@ -30,7 +30,8 @@ type parsed struct {
 }
 
 // parseName runs the stages on one name: normalise, tokenize, tag,
-// season/episode markers, title start, year, title end, titles.
+// season/episode markers, title start, weak tags, year, title end, bare
+// episode numbers, titles (see README.md).
 func parseName(name string, file bool, maxYear int) *parsed {
 	p := &parsed{yearIdx: -1, marker: -1, episodeWord: -1, lead: -1, trail: -1}
 	p.norm = normalize(name, file)
@@ -38,14 +39,15 @@ func parseName(name string, file bool, maxYear int) *parsed {
 	p.classify()
 	p.findEpisodes()
 	p.findTitleStart()
+	p.resolveWeak()
 	p.chooseYear()
 	p.episodeInTitle()
 	p.findTitleEnd()
 	p.lostFilmSeason()
-	p.numberedEpisode()
+	p.bareEpisode(file)
 	p.buildTitles(p.start, p.end)
 	p.findEpisodeTitle()
-	if file && isDiscFile(p.norm) {
+	if (file && isDiscFile(p.norm)) || isIndexName(p.norm) {
 		p.titleRu, p.titleOrig, p.titleRaw, p.translit = "", "", "", false
 	}
 	return p

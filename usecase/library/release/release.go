@@ -77,11 +77,8 @@ func Parse(fileName string, parents []string) Release {
 // than a few hundred bytes are cut first, so the work per name is bounded.
 func ParseAt(fileName string, parents []string, now time.Time) Release {
 	maxYear := now.Year() + 1
-	f := parseName(fileName, true, maxYear)
 	dirs := readFolders(parents, maxYear)
-	if f.hasSeason || dirs.season != nil {
-		f.contextEpisode()
-	}
+	f := inFolders(parseName(fileName, true, maxYear), &dirs)
 	r := fromParsed(f)
 	r.Category = dirs.category
 	if f.hasSeason || f.hasEpisode || dirs.season != nil {
@@ -96,6 +93,28 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 		r.Title = r.SeriesTitle
 	}
 	return r
+}
+
+// inFolders reads the file's name again in the light of its folders: a
+// generic or obfuscated name gives way to the folder's, a season folder or
+// the series' own folder makes a bare number the episode. It returns the
+// parse to use, which is the folder's own for an obfuscated file.
+func inFolders(f *parsed, dirs *folders) *parsed {
+	d := dirs.nearest
+	if d != nil && f.year == 0 && isGenericTitle(f.display()) {
+		f.titleRu, f.titleOrig, f.titleRaw, f.translit = "", "", "", false // "movie.mkv"
+	}
+	f = fromReleaseFolder(f, d)
+	switch {
+	case f.hasSeason || dirs.season != nil:
+		f.contextEpisode()
+	case d == nil:
+	case f.folderEpisode(d, *dirs):
+		dirs.series = d
+	default:
+		f.seasonBeforeNumber(d)
+	}
+	return f
 }
 
 // fromParsed copies what the file name alone says.
@@ -122,8 +141,8 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 		}
 	}
 	series := dirs.series
-	if series == nil && f.display() == "" {
-		series = dirs.nearest
+	if series == nil && dirs.nearest != nil && (f.display() == "" || startsWithTitle(f, dirs.nearest)) {
+		series = dirs.nearest // "Tea Club (2014)/Tea Club - 07.mkv"
 	}
 	if series == nil {
 		r.SeriesTitle = f.display()

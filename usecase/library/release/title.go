@@ -5,14 +5,18 @@ import "strings"
 // findTitleStart skips what comes before a title: a leading bracket group
 // ("[AniLibria]", "[rutracker.org]"), stray punctuation, and a collection's
 // track number ("05 Прослушка", "17. Джеки Браун", "03 - Title"). A number
-// only counts as a track number when it looks like one (zero-padded, or
-// followed by a dot or a dash), so "12 Angry Men" and "9 рота" keep theirs;
-// it is still remembered in p.lead so a season context can make it an episode.
+// only counts as a track number when it looks like one (zero-padded,
+// followed by a dot or a dash, or see sortNumber), so "12 Angry Men" and
+// "9 рота" keep theirs; it is still remembered in p.lead so a season context
+// can make it an episode.
 func (p *parsed) findTitleStart() {
-	i := 0
+	i, first := 0, -1
 	for i < len(p.toks) {
 		switch p.toks[i].kind {
 		case kOpen:
+			if first < 0 {
+				first = i
+			}
 			i = groupEnd(p.toks, p.groups, int(p.toks[i].num)) + 1
 			continue
 		case kClose, kPunct, kDash, kSlash:
@@ -22,6 +26,10 @@ func (p *parsed) findTitleStart() {
 		break
 	}
 	p.start, p.lead = i, -1
+	if first >= 0 && (i >= len(p.toks) || !titleWord(p.toks[i].kind)) && p.wordsOnly(first) {
+		p.start = first + 1 // "[REC] (2007)": the bracket held the title
+		return
+	}
 	if i >= len(p.toks) || p.toks[i].kind != kNumber || len(p.core(i)) > 3 {
 		return
 	}
@@ -31,9 +39,26 @@ func (p *parsed) findTitleStart() {
 	text := p.norm[t.start:t.end]
 	dotted := strings.HasSuffix(text, ".") || strings.HasSuffix(text, ")")
 	dashed := i+1 < len(p.toks) && p.toks[i+1].kind == kDash
-	if padded || dotted || dashed {
+	if padded || dotted || dashed || p.sortNumber(i) {
 		p.start = p.skipSeparators(i + 1)
 	}
+}
+
+// wordsOnly reports whether the bracket group opening at token i holds
+// words and no tag.
+func (p *parsed) wordsOnly(i int) bool {
+	end := groupEnd(p.toks, p.groups, int(p.toks[i].num))
+	words := 0
+	for j := i + 1; j < end; j++ {
+		switch p.toks[j].kind {
+		case kWord:
+			words++
+		case kPunct, kDash:
+		default:
+			return false
+		}
+	}
+	return words > 0
 }
 
 // skipSeparators moves past dashes and commas.
@@ -45,11 +70,13 @@ func (p *parsed) skipSeparators(i int) int {
 }
 
 // findTitleEnd ends the title at the first bracket, release tag, season or
-// episode marker, or the chosen year, whichever comes first.
+// episode marker, the chosen year, or an "aka" that starts another title,
+// whichever comes first.
 func (p *parsed) findTitleEnd() {
 	p.end = len(p.toks)
 	for j := p.start; j < len(p.toks); j++ {
-		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx {
+		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx ||
+			j > p.start && k == kWord && p.low(j) == "aka" {
 			p.end = j
 			return
 		}
@@ -74,33 +101,6 @@ func (p *parsed) lostFilmSeason() {
 		p.marker = e - 2
 	}
 	p.end = e - 2
-}
-
-// numberedEpisode reads episode numbers written as bare numbers in the
-// title: "[SubsPlease] Frieren - 05 (1080p)", "Маша и Медведь - 15 - Маша
-// плюс каша", "Tom and Jerry 001 - Puss Gets the Boot". The number needs a
-// dash before it (and a dash or nothing after), or a zero pad and a dash
-// after it, so "Apollo 13" and "Агент 007" stay titles. A zero-padded
-// number ending the title is remembered in p.trail for a season context.
-func (p *parsed) numberedEpisode() {
-	for k := p.start + 1; k < p.end && !p.hasEpisode; k++ {
-		core := p.core(k)
-		if p.toks[k].kind != kNumber || len(core) < 2 || len(core) > 4 {
-			continue
-		}
-		dashBefore := p.toks[k-1].kind == kDash
-		dashAfter := k+1 < p.end && p.toks[k+1].kind == kDash
-		padded := core[0] == '0'
-		if padded && k+1 == p.end {
-			p.trail = k
-		}
-		if dashBefore && (dashAfter || k+1 == p.end) || padded && dashAfter {
-			n := int(p.toks[k].num)
-			p.apply(marker{episode: n, end: n, hasEpisode: true})
-			p.toks[k].kind = kEpisode
-			p.marker, p.end = k, k
-		}
-	}
 }
 
 // buildTitles cuts the title tokens [start, end) into the Russian and the
@@ -158,28 +158,6 @@ func unquote(s string) string {
 		}
 	}
 	return s
-}
-
-// splitScripts splits one part at its single change of script, when there
-// is exactly one; otherwise the whole part is one title.
-func (p *parsed) splitScripts(a, b int) {
-	split, prev, changes := -1, scriptNone, 0
-	for i := a; i <= b; i++ {
-		s := p.script(i, i)
-		if s != scriptCyrillic && s != scriptLatin {
-			continue
-		}
-		if prev != scriptNone && s != prev {
-			split, changes = i, changes+1
-		}
-		prev = s
-	}
-	if changes != 1 {
-		p.assignPart(a, b)
-		return
-	}
-	p.assignPart(a, split-1)
-	p.assignPart(split, b)
 }
 
 // altTitle reads a title in parentheses right after the title, as in
