@@ -83,6 +83,9 @@ func (p *parsed) markerAt(i int) (int, marker) {
 		if !ok || p.toks[j].kind == kYear && !isSeasonWord(low) { // "Season 2011": a show numbered by year
 			return 0, marker{}
 		}
+		if isSeasonWord(low) && p.dashBetween(i, j) {
+			return 0, marker{} // "The Final Season - 16", "Monogatari Series - 04": the episode
+		}
 		return j - i + 1, countMarker(isSeasonWord(low), a, b)
 	}
 	a, b, ok := parseCount(low)
@@ -99,6 +102,16 @@ func (p *parsed) markerAt(i int) (int, marker) {
 		return j - i + 1, marker{} // "2 серии": how many, not which
 	}
 	return j - i + 1, countMarker(isSeasonWord(next), a, b)
+}
+
+// dashBetween reports a free-standing dash between tokens i and j.
+func (p *parsed) dashBetween(i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if p.toks[k].kind == kDash {
+			return true
+		}
+	}
+	return false
 }
 
 // isEpisodeCount reports the plural episode words that, after a single

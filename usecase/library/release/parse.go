@@ -77,8 +77,10 @@ func (p *parsed) display() string {
 // contextEpisode makes a bare number the episode number once a season
 // context says the file is an episode: the leading number of
 // "Сезон 1/05 Прослушка.mkv", or the padded one ending
-// "Season 01/Breaking Bad 03.mkv".
-func (p *parsed) contextEpisode() {
+// "Season 01/Breaking Bad 03.mkv". Three or four digits that start with
+// the season's own number glue the season to the episode: "Season 3/307.avi"
+// is episode 7.
+func (p *parsed) contextEpisode(season int) {
 	if p.hasEpisode {
 		return
 	}
@@ -90,6 +92,9 @@ func (p *parsed) contextEpisode() {
 		return
 	}
 	n := int(p.toks[k].num)
+	if d := len(p.core(k)); (d == 3 || d == 4) && season > 0 && n/100 == season && n%100 > 0 {
+		n %= 100
+	}
 	p.episode, p.episodeEnd, p.hasEpisode = n, n, true
 	p.toks[k].kind = kEpisode
 	if k == p.lead {

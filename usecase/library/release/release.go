@@ -106,10 +106,12 @@ func inFolders(f *parsed, dirs *folders) *parsed {
 	}
 	f = fromReleaseFolder(f, d)
 	switch {
-	case f.hasSeason || dirs.season != nil:
-		f.contextEpisode()
+	case f.hasSeason:
+		f.contextEpisode(f.season)
+	case dirs.season != nil:
+		f.contextEpisode(dirs.season.season)
 	case d == nil:
-	case f.folderEpisode(d, *dirs):
+	case f.partInFolder(d), f.folderEpisode(d, *dirs):
 		dirs.series = d
 	default:
 		f.seasonBeforeNumber(d)
