@@ -79,14 +79,18 @@ func (p *parsed) display() string {
 // "Сезон 1/05 Прослушка.mkv", or the padded one ending
 // "Season 01/Breaking Bad 03.mkv". Three or four digits that start with
 // the season's own number glue the season to the episode: "Season 3/307.avi"
-// is episode 7.
-func (p *parsed) contextEpisode(season int) {
+// is episode 7. Else a number right after the series' title is the episode:
+// "Bleach/Season 1/Bleach 125.mkv", "Friends/Season 1/friends.101.dvdrip".
+func (p *parsed) contextEpisode(season int, series *parsed) {
 	if p.hasEpisode {
 		return
 	}
 	k := p.lead
 	if k < 0 || k >= p.end {
 		k = p.trail
+	}
+	if (k < 0 || k >= p.end) && series != nil {
+		k = p.numberAfterName(series)
 	}
 	if k < 0 || k >= p.end {
 		return
@@ -100,7 +104,7 @@ func (p *parsed) contextEpisode(season int) {
 	if k == p.lead {
 		p.start = max(p.start, p.skipSeparators(k+1))
 	} else {
-		p.end = k
+		p.end = min(p.end, k)
 	}
 	p.buildTitles(p.start, p.end)
 }
