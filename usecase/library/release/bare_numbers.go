@@ -184,11 +184,15 @@ func (p *parsed) hasTagAfter(k int) bool {
 // fansubNumber reads the episode number ending the title of a fansub
 // release, recognised by its leading group or its CRC32 in brackets:
 // "[Group] Show 03 [720p]", "Show_Name_14_[DVD][ABCD1234]". One digit is
-// not enough ("[Group] Movie 2 [1080p]").
+// not enough ("[Group] Movie 2 [1080p]"), and a number right before a season
+// marker is the title's.
 func (p *parsed) fansubNumber() bool {
 	k := p.end - 1
 	if k <= p.start || p.toks[k].kind != kNumber || p.numDigits(k) < 2 || p.numDigits(k) > 4 || !p.fansub() {
 		return false
+	}
+	if p.end < len(p.toks) && p.toks[p.end].kind == kEpisode {
+		return false // "[Group] Mob Psycho 100 Second Season": the title's number
 	}
 	p.setBare(k, episodeAt(int(p.toks[k].num)))
 	return true

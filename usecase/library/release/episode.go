@@ -1,6 +1,10 @@
 package release
 
-import "strings"
+import (
+	"strings"
+
+	"mediateka/usecase/textmatch"
+)
 
 // marker is what one season/episode marker says.
 type marker struct {
@@ -90,6 +94,12 @@ func (p *parsed) markerAt(i int) (int, marker) {
 	}
 	a, b, ok := parseCount(low)
 	if !ok {
+		if !isSeasonWord(next) {
+			return 0, marker{}
+		}
+		if n, ok := textmatch.Ordinal(low); ok {
+			return j - i + 1, countMarker(true, n, n) // "Second Season", "Второй сезон"
+		}
 		return 0, marker{}
 	}
 	if isOfWord(next) {
