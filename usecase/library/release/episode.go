@@ -350,14 +350,14 @@ func asciiMarker(low string) string {
 	return string(b[:n])
 }
 
-// withRange reads the end of an episode range: -E08, -08, E02, -EP08, and
-// longer runs such as E01E02E03 or 01-02-03.
+// withRange reads the end of an episode range: -E08, -08, E02, -EP08,
+// -1x02, -S01E02, and longer runs such as E01E02E03 or 01-02-03.
 func withRange(m marker, rest string) (marker, bool) {
 	for n := 0; rest != ""; n++ {
 		if n == 8 {
 			return marker{}, false
 		}
-		rest = strings.TrimPrefix(rest, "-")
+		rest = repeatedSeason(strings.TrimPrefix(rest, "-"))
 		if strings.HasPrefix(rest, "ep") {
 			rest = rest[2:]
 		} else {
@@ -373,6 +373,20 @@ func withRange(m marker, rest string) (marker, bool) {
 		rest = tail
 	}
 	return m, true
+}
+
+// repeatedSeason drops the season a range repeats before its last
+// episode: the "1x" of "1x01-1x02", the "s01" of "S01E01-S01E02".
+func repeatedSeason(rest string) string {
+	t := strings.TrimPrefix(rest, "s")
+	_, tail, ok := leadingDigits(t, 1, 2)
+	if !ok || len(tail) < 2 || tail[0] != 'x' && tail[0] != 'e' || !isDigit(tail[1]) && tail[1] != 'e' {
+		return rest
+	}
+	if tail[0] == 'e' && len(t) == len(rest) {
+		return rest // "01e02" without an "s" is no season
+	}
+	return tail[1:]
 }
 
 // parseCount reads the number next to a season or episode word: "2",
