@@ -97,7 +97,7 @@ func (p *parsed) markerAt(i int) (int, marker) {
 		if !isSeasonWord(next) {
 			return 0, marker{}
 		}
-		if n, ok := textmatch.Ordinal(low); ok {
+		if n, ok := textmatch.Ordinal(low); ok && n > 0 {
 			return j - i + 1, countMarker(true, n, n) // "Second Season", "Второй сезон"
 		}
 		return 0, marker{}
