@@ -44,8 +44,12 @@ func (p *parsed) partEpisode() bool {
 }
 
 // partInFolder reads a part as an episode when the title before it is the
-// series folder's: "Band of Brothers/Band.of.Brothers.Part.03.Carentan".
-func (p *parsed) partInFolder(d *parsed) bool {
+// series folder's, "Band of Brothers/Band.of.Brothers.Part.03.Carentan",
+// and no shelf of movies holds it.
+func (p *parsed) partInFolder(d *parsed, dirs folders) bool {
+	if dirs.movies {
+		return false // "Movies/Kill Bill/Kill.Bill.Part.2.DVDRip": a film's part
+	}
 	k, n := p.partAt()
 	if k < 0 || looseFold(p.norm[p.toks[p.start].start:p.toks[k-1].end]) != looseFold(d.display()) {
 		return false

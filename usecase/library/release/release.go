@@ -112,7 +112,7 @@ func inFolders(f *parsed, dirs *folders) *parsed {
 	case dirs.season != nil:
 		f.contextEpisode(dirs.season.season, dirs.series)
 	case d == nil:
-	case f.partInFolder(d), f.folderEpisode(d, *dirs):
+	case f.partInFolder(d, *dirs), f.folderEpisode(d, *dirs):
 		dirs.series = d
 	default:
 		f.seasonBeforeNumber(d)

@@ -205,6 +205,9 @@ func (p *parsed) trim(a, b int) (int, int) {
 		a++
 	}
 	for b >= a && !titleWord(p.toks[b].kind) {
+		if b-2 >= a && p.countryGroup(b-2) {
+			break // "The Office (US)" keeps its bracket
+		}
 		b--
 	}
 	return a, b
