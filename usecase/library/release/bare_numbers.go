@@ -289,7 +289,7 @@ func (p *parsed) seasonDashEpisode() {
 // (2013)" is a film).
 func (p *parsed) signedNumber() bool {
 	_, k := p.trim(p.start, p.end-1)
-	if k <= p.start || p.yearIdx >= 0 || p.toks[k].kind != kNumber || p.toks[k].group >= 0 {
+	if k <= p.start || p.yearIdx >= 0 || p.toks[k].kind != kNumber || p.toks[k].group >= 0 || p.numDigits(k) > 4 {
 		return false
 	}
 	if sign := p.norm[p.toks[k].start:p.toks[k].cs]; sign != "#" && sign != "№" {
