@@ -8,9 +8,9 @@ package release
 // ("show.name.501.hdtv", "Show [402] Title"), a zero-padded number before
 // the tags ("Show 05 [720p]"), a number written "#9" or "№10", a padded
 // number after the tags ("Ликвидация.2007.DVDRip.01") and, in a file's
-// name, the Russian "03-20".
+// name, the Russian "03-20". A daily show's air date comes first.
 func (p *parsed) bareEpisode(file bool) {
-	steps := [...]func() bool{p.dashedNumber, p.numberAfterSeason, p.numberAfterYear, p.fansubNumber,
+	steps := [...]func() bool{p.airDate, p.partEpisode, p.dashedNumber, p.numberAfterSeason, p.numberAfterYear, p.fansubNumber,
 		p.gluedNumber, p.paddedNumber, p.signedNumber, p.trailingNumber}
 	for _, step := range steps {
 		if p.hasEpisode || step() {
@@ -85,6 +85,10 @@ func (p *parsed) dashedNumber() bool {
 			continue
 		}
 		dashBefore := p.toks[k-1].kind == kDash
+		if b := p.tildeRange(k); dashBefore && b > 0 {
+			p.setBare(k, marker{episode: int(p.toks[k].num), end: b, hasEpisode: true}) // "Show - 01 ~ 24"
+			return true
+		}
 		dashAfter := k+1 < p.end && p.toks[k+1].kind == kDash
 		padded := p.core(k)[0] == '0'
 		if padded && k+1 == p.end {
@@ -96,4 +100,45 @@ func (p *parsed) dashedNumber() bool {
 		}
 	}
 	return false
+}
+
+// tildeRange reads the end of a batch written "01 ~ 24" from the number
+// at token k: the larger number after a free-standing "~" that ends the
+// title; 0 when there is none.
+func (p *parsed) tildeRange(k int) int {
+	j := k + 2
+	if j >= len(p.toks) || p.norm[p.toks[k+1].start:p.toks[k+1].end] != "~" || p.toks[j].kind != kNumber ||
+		p.toks[j].num <= p.toks[k].num || !p.endsTitle(j) {
+		return 0
+	}
+	p.toks[j].kind = kEpisode
+	return int(p.toks[j].num)
+}
+
+// airDate reads a daily show's air date right after the title,
+// "The.Daily.Show.2019.03.14.Guest", "Show 2019 03 14": the episode is
+// filed under the year as its season, as Sonarr and Plex file daily shows,
+// with no episode number.
+func (p *parsed) airDate() bool {
+	y := p.yearIdx
+	if y < 0 || y != p.end || y+1 >= len(p.toks) || p.toks[y].group >= 0 || len(p.core(y)) != 4 {
+		return false
+	}
+	n := 1
+	md := p.core(y + 1) // "03.14" keeps its dot as a decimal would
+	if y+2 < len(p.toks) && len(md) == 2 && p.toks[y+2].kind == kNumber {
+		md, n = md+"."+p.core(y+2), 2
+	}
+	if len(md) != 5 || md[2] != '.' || !allDigits(md[:2]) || !allDigits(md[3:]) {
+		return false
+	}
+	if m, d := atoi(md[:2]), atoi(md[3:]); m < 1 || m > 12 || d < 1 || d > 31 {
+		return false
+	}
+	p.apply(marker{season: int(p.toks[y].num), hasSeason: true})
+	for j := y + 1; j <= y+n; j++ {
+		p.toks[j].kind = kEpisode
+	}
+	p.marker = y + 1
+	return true
 }

@@ -90,13 +90,19 @@ func (p *parsed) skipShortGroup(j int) int {
 // "Gallery 0807 The Receipt" (S08E07). The number follows the title's
 // first word and comes before a tag or an episode title; a year after it
 // makes it part of a movie title ("Room.237.2012"), and four digits count
-// only up to season 19 ("Blade.Runner.2049.1080p" stays a title).
+// only up to season 19 ("Blade.Runner.2049.1080p" stays a title). A film's
+// source (a disc, a cinema recording) makes it a title too:
+// "Boeing.747.DVDRip" is a film, while the glued form belongs to broadcast
+// TV ("house.412.hdtv"); a series folder can still make it an episode.
 func (p *parsed) gluedNumber() bool {
 	if p.hasSeason {
 		return false
 	}
 	if p.bracketedGlued() {
 		return true
+	}
+	if filmSource(p.source) {
+		return false
 	}
 	for k := p.start + 1; k < p.end; k++ {
 		t := p.toks[k]
@@ -118,6 +124,17 @@ func (p *parsed) gluedNumber() bool {
 			p.setBare(k, marker{season: season, hasSeason: true, episode: ep, end: ep, hasEpisode: true})
 			return true
 		}
+	}
+	return false
+}
+
+// filmSource reports the sources a film comes from rather than a TV
+// broadcast: discs, disc rips and cinema recordings.
+func filmSource(source string) bool {
+	switch source {
+	case "BluRay", "BDRip", "BRRip", "BDRemux", "DVDRip", "DVD", "DVDScr", "UHDRip", "VHSRip",
+		"CAMRip", "TS", "TC", "R5", "HDDVD":
+		return true
 	}
 	return false
 }
@@ -167,11 +184,15 @@ func (p *parsed) hasTagAfter(k int) bool {
 // fansubNumber reads the episode number ending the title of a fansub
 // release, recognised by its leading group or its CRC32 in brackets:
 // "[Group] Show 03 [720p]", "Show_Name_14_[DVD][ABCD1234]". One digit is
-// not enough ("[Group] Movie 2 [1080p]").
+// not enough ("[Group] Movie 2 [1080p]"), and a number right before a season
+// marker is the title's.
 func (p *parsed) fansubNumber() bool {
 	k := p.end - 1
 	if k <= p.start || p.toks[k].kind != kNumber || p.numDigits(k) < 2 || p.numDigits(k) > 4 || !p.fansub() {
 		return false
+	}
+	if p.end < len(p.toks) && p.toks[p.end].kind == kEpisode {
+		return false // "[Group] Mob Psycho 100 Second Season": the title's number
 	}
 	p.setBare(k, episodeAt(int(p.toks[k].num)))
 	return true
@@ -213,7 +234,8 @@ func isCRC(s string) bool {
 // before the tags or at the end, in a name without a year: "Ocean Patrol 05
 // [720p]", "Brigada.01". "Агент 007" has three digits and stays a title. A
 // bracket holding one or two digits after the title is an episode number
-// too: "Бригада [03]".
+// too: "Бригада [03]", and one holding a padded range is a batch of them:
+// "[Group] Show [01-25]".
 func (p *parsed) paddedNumber() bool {
 	if p.yearIdx >= 0 {
 		return false
@@ -223,6 +245,12 @@ func (p *parsed) paddedNumber() bool {
 		if k := j + 1; g.close == k+1 && p.toks[k].kind == kNumber && len(p.core(k)) <= 2 && p.toks[k].num > 0 {
 			p.setBare(k, episodeAt(int(p.toks[k].num)))
 			return true
+		}
+		if k := j + 1; g.close == k+1 && p.toks[k].kind == kWord && p.core(k)[0] == '0' {
+			if a, b, ok := parseCount(p.core(k)); ok && b > a {
+				p.setBare(k, marker{episode: a, end: b, hasEpisode: true}) // a batch: "Show [01-25] [720p]"
+				return true
+			}
 		}
 	}
 	k := p.end - 1
@@ -261,7 +289,7 @@ func (p *parsed) seasonDashEpisode() {
 // (2013)" is a film).
 func (p *parsed) signedNumber() bool {
 	_, k := p.trim(p.start, p.end-1)
-	if k <= p.start || p.yearIdx >= 0 || p.toks[k].kind != kNumber || p.toks[k].group >= 0 {
+	if k <= p.start || p.yearIdx >= 0 || p.toks[k].kind != kNumber || p.toks[k].group >= 0 || p.numDigits(k) > 4 {
 		return false
 	}
 	if sign := p.norm[p.toks[k].start:p.toks[k].cs]; sign != "#" && sign != "№" {

@@ -31,6 +31,9 @@ func normalize(name string, file bool) string {
 		name = stripExt(name)
 	}
 	name = stripSite(name)
+	if file {
+		name = spacePartSuffix(name)
+	}
 	if dashJoined(name) {
 		name = strings.ReplaceAll(name, "-", " ")
 	}
@@ -252,4 +255,22 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// spacePartSuffix splits a disc part glued to the title by a hyphen,
+// "memento-cd1", so the part reads as a tag and not as the title's end.
+func spacePartSuffix(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 || len(name)-i > 7 {
+		return name
+	}
+	var buf [8]byte
+	low := buf[:0]
+	for j := i + 1; j < len(name); j++ {
+		low = append(low, name[j]|0x20)
+	}
+	if partTag(string(low)) == "" {
+		return name
+	}
+	return name[:i] + " " + name[i+1:]
 }

@@ -7,6 +7,7 @@
 package release
 
 import (
+	"strings"
 	"time"
 
 	"mediateka/domain"
@@ -106,10 +107,12 @@ func inFolders(f *parsed, dirs *folders) *parsed {
 	}
 	f = fromReleaseFolder(f, d)
 	switch {
-	case f.hasSeason || dirs.season != nil:
-		f.contextEpisode()
+	case f.hasSeason:
+		f.contextEpisode(f.season, dirs.series)
+	case dirs.season != nil:
+		f.contextEpisode(dirs.season.season, dirs.series)
 	case d == nil:
-	case f.folderEpisode(d, *dirs):
+	case f.partInFolder(d, *dirs), f.folderEpisode(d, *dirs):
 		dirs.series = d
 	default:
 		f.seasonBeforeNumber(d)
@@ -178,6 +181,7 @@ func fillMovie(r *Release, f *parsed, dirs folders) {
 		return
 	}
 	if !sameTitle(f, d) {
+		russianFromFolder(r, f, d)
 		return
 	}
 	if r.Year == 0 {
@@ -189,6 +193,33 @@ func fillMovie(r *Release, f *parsed, dirs folders) {
 	if r.TitleOrig == "" && !r.Translit {
 		r.TitleOrig = d.titleOrig
 	}
+}
+
+// russianFromFolder lends a movie folder's Russian title to a file of the
+// same year that names the film only in Latin letters: transliterated
+// ("Джентльмены удачи (1971)/Dzhentlmeny.udachi.1971.DVDRip.avi") or
+// abbreviated ("Терминатор 2 Судный день (1991)/T2.1991.BDRip.mkv"). A
+// real original ("Аватар (2009)/Avatar.2009.mkv") keeps its own title. The
+// file's Latin title stays the original unless it is transliterated or the
+// folder has an original of its own.
+func russianFromFolder(r *Release, f, d *parsed) {
+	if r.Year == 0 || r.Year != d.year || f.titleRu != "" || d.titleRu == "" {
+		return
+	}
+	if translitOf(f.display(), d.titleRu) {
+		r.Translit = true
+	} else if !r.Translit && !abbreviated(f.display()) {
+		return
+	}
+	r.TitleRu = d.titleRu
+	if r.Translit || d.titleOrig != "" {
+		r.TitleOrig, r.Translit = d.titleOrig, false
+	}
+}
+
+// abbreviated reports a title too short to be one: "T2", "LotR", "hp3".
+func abbreviated(t string) bool {
+	return len(t) <= 4 && !strings.ContainsRune(t, ' ')
 }
 
 func firstNonEmpty(s ...string) string {

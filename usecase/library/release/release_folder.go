@@ -36,8 +36,9 @@ func (p *parsed) isRelease() bool {
 
 // obfuscated reports a file title that names nothing a person would read:
 // a hash ("c48db7d2e1", "5d41402abc4b2a76"), a short mix of letters and
-// digits ("hp309"), or a scene group's abbreviation in lower case
-// ("grp-fn", "arw-qh", "sparks-tshr-720p", "esd-somestory").
+// digits ("hp309"), initials in lower case before a disc part ("mim-cd1";
+// alone, "brat" may be a title), or a scene group's
+// abbreviation in lower case ("grp-fn", "arw-qh", "sparks-tshr-720p", "esd-somestory").
 func (p *parsed) obfuscated() bool {
 	t := p.titleRaw
 	if t == "" {
@@ -47,7 +48,31 @@ func (p *parsed) obfuscated() bool {
 		first, _, _ := strings.Cut(t, " ")
 		return groupPrefixed(first) && isLowerASCII(t)
 	}
-	return isHashLike(t) || isShortCode(t) || groupPrefixed(t) && isLowerASCII(t)
+	return isHashLike(t) || isShortCode(t) || isLowerInitials(t) && p.hasPartTag() || groupPrefixed(t) && isLowerASCII(t)
+}
+
+// hasPartTag reports a disc part among the name's tags (CD1, Disc2).
+func (p *parsed) hasPartTag() bool {
+	for _, t := range p.tags {
+		if partTag(strings.ToLower(t)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// isLowerInitials reports a title's initials in lower case, "mim" for
+// "Мастер и Маргарита": two to four letters and nothing else.
+func isLowerInitials(s string) bool {
+	if len(s) < 2 || len(s) > 4 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // isHashLike reports letters and digits mixed the way a hash mixes them:

@@ -28,7 +28,9 @@ func (p *parsed) splitScripts(a, b int) {
 // Russian title ends in Latin words the original repeats ("Дьявол носит
 // Prada The Devil Wears Prada", "Ford против Ferrari Ford v Ferrari"). The
 // original needs two words or more, or one word and the number the Russian
-// title ends with ("Брат 2 Brother 2"). It returns -1 when there is none.
+// title ends with ("Брат 2 Brother 2"), or one word that the Russian title's
+// first word spells in Cyrillic ("Аватар Avatar", "Титаник Titanic"). It
+// returns -1 when there is none.
 func (p *parsed) originalAfter(a, b int) int {
 	last := -1
 	for i := a; i <= b; i++ {
@@ -50,7 +52,7 @@ func (p *parsed) originalAfter(a, b int) int {
 		return -1
 	}
 	k = p.skipRepeated(k, b)
-	if words := p.latinWords(k, b); words >= 2 || words == 1 && p.sameEnding(k-1, b) {
+	if words := p.latinWords(k, b); words >= 2 || words == 1 && (p.sameEnding(k-1, b) || p.soundsAlike(a, k)) {
 		return k
 	}
 	return -1

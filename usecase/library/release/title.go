@@ -8,7 +8,8 @@ import "strings"
 // only counts as a track number when it looks like one (zero-padded,
 // followed by a dot or a dash, or see sortNumber), so "12 Angry Men" and
 // "9 рота" keep theirs; it is still remembered in p.lead so a season context
-// can make it an episode.
+// can make it an episode. A number before a colon is the title's, and so is
+// 007, which starts the Russian titles of the Bond films.
 func (p *parsed) findTitleStart() {
 	i, first := 0, -1
 	for i < len(p.toks) {
@@ -39,6 +40,9 @@ func (p *parsed) findTitleStart() {
 	text := p.norm[t.start:t.end]
 	dotted := strings.HasSuffix(text, ".") || strings.HasSuffix(text, ")")
 	dashed := i+1 < len(p.toks) && p.toks[i+1].kind == kDash
+	if core == "007" || strings.HasSuffix(text, ":") {
+		return // the Bond films' "007 Спектр", "007: Координаты «Скайфолл»"
+	}
 	if padded || dotted || dashed || p.sortNumber(i) {
 		p.start = p.skipSeparators(i + 1)
 	}
@@ -71,10 +75,15 @@ func (p *parsed) skipSeparators(i int) int {
 
 // findTitleEnd ends the title at the first bracket, release tag, season or
 // episode marker, the chosen year, or an "aka" that starts another title,
-// whichever comes first.
+// whichever comes first. A country in brackets right after the title is
+// part of it, as in "The Office (US)", which tells two series apart.
 func (p *parsed) findTitleEnd() {
 	p.end = len(p.toks)
 	for j := p.start; j < len(p.toks); j++ {
+		if j > p.start && p.countryGroup(j) {
+			j += 2
+			continue
+		}
 		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx ||
 			j > p.start && k == kWord && p.low(j) == "aka" {
 			p.end = j
@@ -139,7 +148,10 @@ func (p *parsed) assignPart(a, b int) {
 		return
 	}
 	text := unquote(strings.TrimRight(p.norm[p.toks[a].start:p.toks[b].end], ":;,"))
-	if p.script(a, b)&scriptCyrillic != 0 {
+	sc := p.script(a, b)
+	if sc&scriptCyrillic != 0 || sc == scriptNone && p.titleRu == "" && p.titleOrig == "" && p.slashAfter(b) {
+		// A first part with no letters is the Russian release's title:
+		// "1+1 / Intouchables", "9 / 9".
 		setOnce(&p.titleRu, text)
 	} else {
 		setOnce(&p.titleOrig, text)
@@ -193,6 +205,9 @@ func (p *parsed) trim(a, b int) (int, int) {
 		a++
 	}
 	for b >= a && !titleWord(p.toks[b].kind) {
+		if b-2 >= a && p.countryGroup(b-2) {
+			break // "The Office (US)" keeps its bracket
+		}
 		b--
 	}
 	return a, b
@@ -219,4 +234,27 @@ func (p *parsed) findEpisodeTitle() {
 	if a, b := p.trim(i, e-1); a <= b {
 		p.episodeTitle = p.norm[p.toks[a].start:p.toks[b].end]
 	}
+}
+
+// countryGroup reports a bracket group at token j holding only the country
+// code series titles carry: "(US)", "(UK)", "(AU)", "(NZ)", "(CA)".
+func (p *parsed) countryGroup(j int) bool {
+	if p.toks[j].kind != kOpen || j+2 >= len(p.toks) || p.groups[p.toks[j].num].close != j+2 {
+		return false
+	}
+	switch p.core(j + 1) {
+	case "US", "UK", "AU", "NZ", "CA":
+		return true
+	}
+	return false
+}
+
+// slashAfter reports a "/" between alternative titles after token b.
+func (p *parsed) slashAfter(b int) bool {
+	for j := b + 1; j < p.end && j < len(p.toks); j++ {
+		if p.toks[j].kind == kSlash {
+			return true
+		}
+	}
+	return false
 }
