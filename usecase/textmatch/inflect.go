@@ -126,6 +126,10 @@ func digitsOrdinal(word string) (int, bool) {
 	if digits == "" || len(digits) > 4 {
 		return 0, false
 	}
+	// Digits only: Atoi alone would take "-1" and "+2".
+	if strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, false
+	}
 	n, err := strconv.Atoi(digits)
 	if err != nil {
 		return 0, false

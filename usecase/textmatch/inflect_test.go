@@ -54,7 +54,7 @@ func TestOrdinal(t *testing.T) {
 		assert.True(t, ok, word)
 		assert.Equal(t, want, n, word)
 	}
-	for _, word := range []string{"пятница", "вторник", "seconds", "2x", "", "сезон", "12345"} {
+	for _, word := range []string{"пятница", "вторник", "seconds", "2x", "", "сезон", "12345", "-1", "+2", "-3rd"} {
 		_, ok := Ordinal(word)
 		assert.False(t, ok, word)
 	}
