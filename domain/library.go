@@ -42,6 +42,10 @@ type MediaKey struct {
 	Type     string
 	Status   string
 	Year     int
+	// Category and Disk are main_category and disk_name, so the title
+	// index can apply the file list's filters itself.
+	Category string
+	Disk     string
 	// Titles are the normalised values of the searchable fields, in the
 	// order of MediaFieldNames(FieldSearchable), so a field flagged
 	// searchable is searched with no change here. A row written before a

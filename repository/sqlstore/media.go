@@ -195,7 +195,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 		return err
 	}
 	rows, err := db.QueryContext(detached(ctx), `SELECT id, coalesce(parent_id, 0), coalesce(media_type, ''), coalesce(status, ''),
-		coalesce(year, 0), coalesce(title_norm, '') FROM media ORDER BY id`)
+		coalesce(year, 0), coalesce(main_category, ''), coalesce(disk_name, ''), coalesce(title_norm, '') FROM media ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("read media keys: %w", err)
 	}
@@ -206,7 +206,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 		}
 		var k domain.MediaKey
 		var norm string
-		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &norm); err != nil {
+		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &k.Category, &k.Disk, &norm); err != nil {
 			return fmt.Errorf("read media keys: %w", err)
 		}
 		k.Titles = strings.SplitN(norm, "|", len(r.cols.search))
