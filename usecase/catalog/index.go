@@ -45,6 +45,7 @@ type titleIndex struct {
 	nameIDs map[string]uint32
 
 	scratch sync.Pool // of *scratch sized for this index
+	cached  entryCache
 }
 
 // indexEntry is one record as the index sees it.

@@ -111,7 +111,7 @@ func (b *indexBuilder) finish() *titleIndex {
 	for p, id := range order {
 		pos[id], sorted[p] = int32(p), packed[id]
 	}
-	ix.dict = newWordList(sorted)
+	ix.dict = newWordList(sorted).withSuffixes()
 	ix.inTitle = b.titlePostings(pos)
 	b.fuzzyTables(order)
 	b.rankOrder()

@@ -1,16 +1,19 @@
 package catalog
 
 import (
+	"index/suffixarray"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // wordList is a sorted list of distinct strings kept in one string, each
-// preceded by a NUL, so that a prefix is a binary search and a substring
-// is one strings.Index over every word at memory speed.
+// preceded by a NUL, so that a prefix is a binary search; with a suffix
+// array (withSuffixes) a part of a word is a binary search too.
 type wordList struct {
-	text string
-	at   []int32 // where word i starts; at[len] = len(text)+1
+	text     string
+	at       []int32 // where word i starts; at[len] = len(text)+1
+	suffixes *suffixarray.Index
 }
 
 // newWordList keeps words, which must be sorted and distinct.
@@ -48,17 +51,50 @@ func (l wordList) find(w string) int {
 	return -1
 }
 
-// containing calls fn with every word that contains s, in order.
+// withSuffixes adds the suffix array that containing searches.
+func (l wordList) withSuffixes() wordList {
+	l.suffixes = suffixarray.New([]byte(l.text))
+	return l
+}
+
+// containing calls fn with every word that contains s, in order: through
+// the suffix array when there is one and s has three letters or more,
+// else by one scan of every word (for one or two letters, which are in
+// most words, the scan stops once per word, the array once per letter).
 func (l wordList) containing(s string, fn func(i int)) {
+	if l.suffixes == nil || len(s) < 3 {
+		l.scan(s, fn)
+		return
+	}
+	offs := l.suffixes.Lookup([]byte(s), -1)
+	words := make([]int, 0, len(offs))
+	for _, off := range offs {
+		words = append(words, l.wordAt(off))
+	}
+	slices.Sort(words)
+	for i, w := range words {
+		if i == 0 || w != words[i-1] {
+			fn(w)
+		}
+	}
+}
+
+// scan is containing by strings.Index over the whole text.
+func (l wordList) scan(s string, fn func(i int)) {
 	for off := 0; off < len(l.text); {
 		p := strings.Index(l.text[off:], s)
 		if p < 0 {
 			return
 		}
-		i := sort.Search(l.len(), func(i int) bool { return int(l.at[i]) > off+p }) - 1
+		i := l.wordAt(off + p)
 		fn(i)
 		off = int(l.at[i+1]) - 1 // the next word's NUL
 	}
+}
+
+// wordAt returns the word the byte at off belongs to.
+func (l wordList) wordAt(off int) int {
+	return sort.Search(l.len(), func(i int) bool { return int(l.at[i]) > off }) - 1
 }
 
 // postings lists, for each word of a wordList, the items it is in, all in

@@ -171,7 +171,7 @@ func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, e
 	}
 	total, ids := ix.search(title, typ, maxAlternatives+1)
 	s.hist.add(domain.SearchRecord{Query: strings.ToValidUTF8(title, "\uFFFD"), ResultsCount: total, At: s.now().UTC()})
-	entries, err := s.repo.ByIDs(ctx, ids)
+	entries, err := ix.cached.load(ctx, s.repo, ids)
 	if err != nil {
 		return TitleMatch{}, fmt.Errorf("load search results: %w", err)
 	}
@@ -270,5 +270,5 @@ func (s *Service) SearchTitles(ctx context.Context, query string, limit int) ([]
 		return nil, err
 	}
 	_, ids := ix.search(query, "", min(limit, maxAlternatives+1))
-	return s.repo.ByIDs(ctx, ids)
+	return ix.cached.load(ctx, s.repo, ids)
 }
