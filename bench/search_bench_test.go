@@ -67,6 +67,7 @@ func BenchmarkByTitleHTTP8(b *testing.B) {
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
+	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
 	start := time.Now()

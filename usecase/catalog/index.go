@@ -31,13 +31,12 @@ type titleIndex struct {
 	entries []indexEntry
 	byOrder []int32 // entries in the order of indexEntry.order
 
-	dict    wordList // every distinct word of the titles, packed, sorted
-	inTitle postings // the titles each dict word is in (with firstWord, onlyWord)
-	runes   []uint8  // each dict word's length in letters (at most 255)
-	letters []uint64 // each dict word's set of letters (see letterSet)
-	byLen   [][]int32
-	keys    wordList // the TranslitKey of every dict word, sorted
-	keyOf   postings // the dict words of each key
+	dict    wordList  // every distinct word of the titles, packed, sorted
+	inTitle postings  // the titles each dict word is in (with firstWord, onlyWord)
+	letters []uint64  // each dict word's set of letters (see letterSet)
+	byLen   [][]int32 // dict words by packed length, up to maxTypoRunes
+	keys    wordList  // the TranslitKey of every dict word, sorted
+	keyOf   postings  // the dict words of each key
 	years   map[int32][]int32
 
 	// names interns the type, category and disk of the entries.

@@ -4,14 +4,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"mediateka/domain"
 	"mediateka/usecase/textmatch"
 )
 
-// maxTypoRunes is the longest word the typo pass compares (see
-// textmatch.Distance); longer words are found by their first letters.
+// maxTypoRunes is the longest word (in packed bytes) the typo pass
+// compares (see textmatch.ByteDistance); longer words are found by their
+// first letters.
 const maxTypoRunes = 32
 
 // indexBuilder collects records in id order and turns them into an index.
@@ -150,23 +150,21 @@ func (b *indexBuilder) titlePostings(pos []int32) postings {
 	return postings{off: newOff, ids: out}
 }
 
-// fuzzyTables builds what the fuzzy passes look words up in: the length
-// and letters of every dict word (typos) and the dict words of every
-// transliteration key. order maps dict positions to first-sight ids.
+// fuzzyTables builds what the fuzzy passes look words up in: the dict
+// words by packed length with their letters (typos) and the dict words of
+// every transliteration key. order maps dict positions to first-sight ids.
 func (b *indexBuilder) fuzzyTables(order []int32) {
 	ix := b.ix
-	ix.runes = make([]uint8, len(order))
 	ix.letters = make([]uint64, len(order))
 	ix.byLen = make([][]int32, maxTypoRunes+1)
 	byKey := map[string][]uint32{}
 	for p, id := range order {
-		w := b.plain[id]
-		n := utf8.RuneCountInString(w)
-		ix.runes[p], ix.letters[p] = uint8(min(n, 255)), letterSet(w)
-		if n <= maxTypoRunes {
-			ix.byLen[n] = append(ix.byLen[n], int32(p))
+		packed := ix.dict.word(p)
+		ix.letters[p] = letterSet(packed)
+		if len(packed) <= maxTypoRunes {
+			ix.byLen[len(packed)] = append(ix.byLen[len(packed)], int32(p))
 		}
-		if k := textmatch.TranslitKey(w); k != "" {
+		if k := textmatch.TranslitKey(b.plain[id]); k != "" {
 			byKey[k] = append(byKey[k], uint32(p))
 		}
 	}
@@ -207,13 +205,14 @@ func (b *indexBuilder) rankOrder() {
 	}
 }
 
-// letterSet is the set of letters of a word folded into 64 bits. Two
-// words d edits apart differ by at most d letters each way, which rules
-// most words out of a typo before their distance is computed.
-func letterSet(w string) uint64 {
+// letterSet is the set of bytes of a packed word folded into 64 bits
+// (packed Cyrillic letters on 0–31, Latin ones on 33–58). Two words d
+// edits apart differ by at most d letters each way, which rules most words
+// out of a typo before their distance is computed.
+func letterSet(packed string) uint64 {
 	var s uint64
-	for _, r := range w {
-		s |= 1 << (uint(r) % 64)
+	for i := 0; i < len(packed); i++ {
+		s |= 1 << (packed[i] % 64)
 	}
 	return s
 }

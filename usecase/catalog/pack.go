@@ -45,29 +45,3 @@ func isASCII(s string) bool {
 	}
 	return true
 }
-
-// unpackText is the inverse of packText.
-func unpackText(p string) string {
-	if isASCII(p) {
-		return p
-	}
-	var b strings.Builder
-	b.Grow(len(p) * 2)
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-		case c >= 0x80 && c <= 0x9F:
-			b.WriteRune('а' + rune(c-0x80))
-		case c == 0xFE && i+4 < len(p):
-			v := 0
-			for _, d := range []byte(p[i+1 : i+5]) {
-				v = v*62 + int(d-0xC0)
-			}
-			b.WriteRune(rune(v))
-			i += 4
-		}
-	}
-	return b.String()
-}

@@ -29,25 +29,37 @@ type queryWord struct {
 
 // read normalises raw and looks its words up. The layout variant is read
 // from raw itself, since keys that are punctuation on one layout are
-// letters on the other.
+// letters on the other; when it finds every word, the words as typed are
+// not hunted for typos.
 func (ix *titleIndex) read(raw string) query {
 	norm := textmatch.Normalize(raw)
 	if norm == "" {
 		return query{}
 	}
-	q := query{packed: packText(norm), words: ix.lookup(norm, true)}
-	if utf8.RuneCountInString(norm) < 2 {
-		return q // one letter on the other layout is just another letter
+	q := query{packed: packText(norm)}
+	if utf8.RuneCountInString(norm) >= 2 { // one letter on the other layout is just another letter
+		if alt := textmatch.Normalize(textmatch.SwapLayout(raw)); alt != "" && alt != norm {
+			q.layout = ix.lookup(alt, noSpellings)
+		}
 	}
-	if alt := textmatch.Normalize(textmatch.SwapLayout(raw)); alt != "" && alt != norm {
-		q.layout = ix.lookup(alt, false)
+	fuzzy := withTypos
+	if allFound(q.layout) {
+		fuzzy = withSpellings
 	}
+	q.words = ix.lookup(norm, fuzzy)
 	return q
 }
 
-// lookup finds the dictionary words each word of norm starts, and with
-// fuzzy its other spellings and typos.
-func (ix *titleIndex) lookup(norm string, fuzzy bool) []queryWord {
+// How far lookup looks for a word.
+const (
+	noSpellings   = iota // the word as written
+	withSpellings        // and its transliterations
+	withTypos            // and, when nothing else matches, its typos
+)
+
+// lookup finds the dictionary words each word of norm starts and, as far
+// as fuzzy says, its other spellings and typos.
+func (ix *titleIndex) lookup(norm string, fuzzy int) []queryWord {
 	plain := strings.Split(norm, " ")
 	plain = plain[:min(len(plain), maxQueryWords)]
 	out := make([]queryWord, len(plain))
@@ -56,17 +68,28 @@ func (ix *titleIndex) lookup(norm string, fuzzy bool) []queryWord {
 		w.plain, w.packed, w.year = p, packText(p), yearOf(p)
 		w.lo, w.hi = ix.dict.prefixed(w.packed)
 		w.cost = int(ix.inTitle.off[w.hi]-ix.inTitle.off[w.lo]) + len(ix.years[w.year])
-		if fuzzy && hasLetter(p) {
-			ix.spellings(w)
+		if fuzzy != noSpellings && hasLetter(p) {
+			ix.spellings(w, fuzzy == withTypos)
 		}
 	}
 	return out
 }
 
+// allFound reports whether ws has words and each starts a dict word or
+// names a year.
+func allFound(ws []queryWord) bool {
+	for _, w := range ws {
+		if w.lo == w.hi && w.year == 0 {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
 // spellings adds the dict words w reaches by transliteration (whose key
 // its key starts; for a word of one or two letters, whose key it is) and,
-// when nothing else matches it, by a typo.
-func (ix *titleIndex) spellings(w *queryWord) {
+// with typos and when nothing else matches it, by a typo.
+func (ix *titleIndex) spellings(w *queryWord, typos bool) {
 	if k := textmatch.TranslitKey(w.plain); k != "" {
 		klo, khi := ix.keyRange(k, utf8.RuneCountInString(w.plain) < 3)
 		for i := klo; i < khi; i++ {
@@ -81,8 +104,8 @@ func (ix *titleIndex) spellings(w *queryWord) {
 			}
 		}
 	}
-	if w.lo == w.hi && len(w.translit) == 0 && w.year == 0 && !hasDigit(w.plain) {
-		w.typos = ix.typos(w.plain)
+	if typos && w.lo == w.hi && len(w.translit) == 0 && w.year == 0 && !hasDigit(w.plain) {
+		w.typos = ix.typos(w)
 		for _, d := range w.typos {
 			w.cost += len(ix.inTitle.of(int(d)))
 		}
@@ -100,23 +123,24 @@ func (ix *titleIndex) keyRange(k string, whole bool) (int, int) {
 	return 0, 0
 }
 
-// typos returns the dict words within textmatch.MaxTypos edits of word
-// (none for words of three letters or fewer). Only words of a near length
-// whose letters differ by few are compared.
-func (ix *titleIndex) typos(word string) []int32 {
-	n := utf8.RuneCountInString(word)
-	k := textmatch.MaxTypos(n)
+// typos returns the dict words within textmatch.MaxTypos edits of w (none
+// for words of three letters or fewer). Only words of a near length whose
+// letters differ by few are compared, on their packed bytes (one per
+// letter for Russian and Latin words).
+func (ix *titleIndex) typos(w *queryWord) []int32 {
+	k := textmatch.MaxTypos(utf8.RuneCountInString(w.plain))
+	n := len(w.packed)
 	if k == 0 || n > maxTypoRunes {
 		return nil
 	}
-	set := letterSet(word)
+	set := letterSet(w.packed)
 	var out []int32
 	for l := max(1, n-k); l <= min(maxTypoRunes, n+k); l++ {
 		for _, d := range ix.byLen[l] {
 			if bits.OnesCount64(set&^ix.letters[d]) > k || bits.OnesCount64(ix.letters[d]&^set) > k {
 				continue
 			}
-			if textmatch.Distance(word, unpackText(ix.dict.word(int(d))), k) <= k {
+			if textmatch.ByteDistance(w.packed, ix.dict.word(int(d)), k) <= k {
 				out = append(out, d)
 			}
 		}

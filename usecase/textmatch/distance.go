@@ -21,6 +21,18 @@ func Distance(a, b string, limit int) int {
 	return distance(ra, rb, limit)
 }
 
+// ByteDistance is Distance counted in bytes, for text where every letter
+// is one byte: ASCII, or an encoding of its own such as the catalogue's
+// packed titles. It does not decode or copy the text, so it is the one to
+// run over a whole dictionary.
+func ByteDistance(a, b string, limit int) int {
+	if len(a) > maxDistanceRunes || len(b) > maxDistanceRunes {
+		return limit + 1
+	}
+	var ab, bb [maxDistanceRunes]byte
+	return distance(ab[:copy(ab[:], a)], bb[:copy(bb[:], b)], limit)
+}
+
 // MaxTypos is how many edits a word of n letters may be off and still be
 // taken for a typo: none for up to three letters (every short word is a
 // typo of many others), one for four to seven, two from eight.
@@ -49,7 +61,7 @@ func runesOf(s string, buf []rune) ([]rune, bool) {
 // distance: Levenshtein plus the swap of two neighbours). It fills only
 // the band of the dynamic programme within limit of the diagonal, three
 // rows on the stack, and gives up as soon as a whole row exceeds limit.
-func distance(a, b []rune, limit int) int {
+func distance[E byte | rune](a, b []E, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}

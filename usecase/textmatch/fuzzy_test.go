@@ -138,6 +138,12 @@ func BenchmarkDistance(b *testing.B) {
 	}
 }
 
+func BenchmarkByteDistance(b *testing.B) {
+	for b.Loop() {
+		ByteDistance("interstelar", "interstellar", 2)
+	}
+}
+
 // TestDistanceAgreesWithTheFullTable compares the banded, bounded
 // distance with the whole dynamic programme on many small words.
 func TestDistanceAgreesWithTheFullTable(t *testing.T) {
@@ -148,6 +154,9 @@ func TestDistanceAgreesWithTheFullTable(t *testing.T) {
 			full := fullDistance([]rune(a), []rune(b))
 			for limit := 0; limit <= 3; limit++ {
 				assert.Equal(t, min(full, limit+1), Distance(a, b, limit), "Distance(%q, %q, %d)", a, b, limit)
+				if isPlainASCII(a) && isPlainASCII(b) {
+					assert.Equal(t, min(full, limit+1), ByteDistance(a, b, limit), "ByteDistance(%q, %q, %d)", a, b, limit)
+				}
 			}
 		}
 	}
