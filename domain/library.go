@@ -17,13 +17,13 @@ type FileReader interface {
 }
 
 // MediaFilter selects catalogue entries. Empty fields do not filter.
-// Category "uncategorized" selects entries without a category. TitleQuery
-// is a normalised text every match contains in one of its titles.
+// Category "uncategorized" selects entries without a category. Text
+// search is no filter of the store: the catalogue's title index selects
+// those entries and applies Type, Category and Disk itself.
 type MediaFilter struct {
-	Type       string
-	Category   string
-	Disk       string
-	TitleQuery string
+	Type     string
+	Category string
+	Disk     string
 	// TopLevel keeps movies and series only.
 	TopLevel bool
 	// AfterID keeps records with a larger id: a long walk reads page by

@@ -12,7 +12,8 @@ import (
 
 // Media is the media repository: catalogue reads, scan batches, edits and
 // the duplicate-search views. It keeps media.title_norm, the normalised
-// titles the files filter searches, in step with every title it writes;
+// titles title search indexes (read through Keys), in step with every
+// title it writes;
 // normalize is the catalogue's own normalisation, injected so that the
 // database and the in-memory search agree.
 type Media struct {
@@ -275,18 +276,10 @@ func filterSQL(f domain.MediaFilter) (string, []any) {
 	if f.AfterID > 0 {
 		conds, args = append(conds, "id > ?"), append(args, f.AfterID)
 	}
-	if f.TitleQuery != "" {
-		conds, args = append(conds, `title_norm LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(f.TitleQuery)+"%")
-	}
 	if len(conds) == 0 {
 		return "", nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// escapeLike makes LIKE's wildcards in s literal.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 func placeholders(n int) string {

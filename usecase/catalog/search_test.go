@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -189,4 +190,30 @@ func TestChatSearchIsTheSameSearch(t *testing.T) {
 			assert.Equal(t, want, res[0].Title, query)
 		}
 	}
+}
+
+// TestConcurrentSearchesAgree: searches running at once, while the index
+// is rebuilt under them, each get their own answer (the per-search state
+// and the entry cache are shared by none of them).
+func TestConcurrentSearchesAgree(t *testing.T) {
+	e := typedCatalogue(t)
+	want := map[string]string{"бегущий 2049": "Бегущий по лезвию 2049", "vfnhbwf": "Матрица", "интерстелар": "Интерстеллар",
+		"Belyy Veter": "Белый ветер", "brat": "Brat", "Матрица 1999": "Матрица", "хрусталев": "Хрусталёв"}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 100 {
+				for q, title := range want {
+					tm, err := e.svc.ByTitle(context.Background(), q, "")
+					if !assert.NoError(t, err, q) || !assert.Equal(t, title, tm.Match.Title, q) {
+						return
+					}
+					if g == 0 && i%25 == 0 {
+						e.svc.MediaChanged() // the next search rebuilds the index
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
