@@ -24,9 +24,15 @@ type titleIndex struct {
 	version string       // the store's version the index was built from
 	checked atomic.Int64 // unix nanoseconds of the last version check
 
-	corpus string  // every title, packed, each preceded by a NUL
-	starts []int32 // where title t starts in corpus
-	owner  []int32 // the entry title t belongs to
+	corpus     string   // every title, packed, each preceded by a NUL
+	starts     []int32  // where title t starts in corpus
+	owner      []int32  // the entry title t belongs to
+	firstTitle []int32  // entry e's titles are firstTitle[e] … firstTitle[e+1]-1
+	wordsOf    postings // the dict words of each title, in order
+	// wordsPerEntry is the mean number of title words of an entry,
+	// rounded up: what reading an entry's words costs against walking
+	// a word's titles.
+	wordsPerEntry int
 
 	entries []indexEntry
 	byOrder []int32 // entries in the order of indexEntry.order

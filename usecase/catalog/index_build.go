@@ -42,6 +42,7 @@ func (b *indexBuilder) add(k domain.MediaKey) {
 	ix := b.ix
 	n := int32(len(ix.entries))
 	e := indexEntry{id: k.ID, year: int32(k.Year), typ: b.intern(k.Type), cat: b.intern(k.Category), disk: b.intern(k.Disk)}
+	ix.firstTitle = append(ix.firstTitle, int32(len(ix.starts)))
 	for i, t := range k.Titles {
 		if t == "" || slices.Contains(k.Titles[:i], t) {
 			continue
@@ -113,6 +114,9 @@ func (b *indexBuilder) finish() *titleIndex {
 	}
 	ix.dict = newWordList(sorted).withSuffixes()
 	ix.inTitle = b.titlePostings(pos)
+	ix.wordsOf = b.titleWords(pos)
+	ix.firstTitle = append(ix.firstTitle, int32(len(ix.starts)))
+	ix.wordsPerEntry = (len(b.occ) + len(ix.entries) - 1) / max(len(ix.entries), 1)
 	b.fuzzyTables(order)
 	b.rankOrder()
 	b.occ, b.plain, b.wordIDs = nil, nil, nil
@@ -148,6 +152,21 @@ func (b *indexBuilder) titlePostings(pos []int32) postings {
 		newOff[p+1] = int32(len(out))
 	}
 	return postings{off: newOff, ids: out}
+}
+
+// titleWords lists the dict words of every title, in order (pos maps a
+// word's first-sight id to its dict position).
+func (b *indexBuilder) titleWords(pos []int32) postings {
+	off := make([]int32, len(b.ix.starts)+1)
+	ids := make([]uint32, len(b.occ))
+	for i, o := range b.occ {
+		off[o.title&titleMask+1]++
+		ids[i] = uint32(pos[o.word])
+	}
+	for i := 1; i < len(off); i++ {
+		off[i] += off[i-1]
+	}
+	return postings{off: off, ids: ids}
 }
 
 // fuzzyTables builds what the fuzzy passes look words up in: the dict

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -103,6 +104,8 @@ func (ix *titleIndex) spellings(w *queryWord, typos bool) {
 				w.translitWhole = len(w.translit)
 			}
 		}
+		slices.Sort(w.translit[:w.translitWhole]) // for queryWord.scoreFor
+		slices.Sort(w.translit[w.translitWhole:])
 	}
 	if typos && w.lo == w.hi && len(w.translit) == 0 && w.year == 0 && !hasDigit(w.plain) {
 		w.typos = ix.typos(w)
@@ -145,6 +148,7 @@ func (ix *titleIndex) typos(w *queryWord) []int32 {
 			}
 		}
 	}
+	slices.Sort(out) // for queryWord.scoreFor
 	return out
 }
 

@@ -48,17 +48,18 @@ func (sc *scratch) better(e int32, s score) {
 }
 
 // mark records that entry e has the word of bit at score s, provided it
-// has every word of need and not this one yet.
-func (sc *scratch) mark(e int32, bit, need uint16, s score) {
+// has every word of need and not this one yet; it reports whether it did.
+func (sc *scratch) mark(e int32, bit, need uint16, s score) bool {
 	m := &sc.marks[e]
 	if m.mask != need {
-		return
+		return false
 	}
 	if *m == (mark{}) {
 		sc.touched = append(sc.touched, e)
 	}
 	m.mask |= bit
 	m.kind = max(m.kind, s)
+	return true
 }
 
 // settle ends a word pass: an entry with every word (full) matches at its
