@@ -87,8 +87,9 @@ func (sc *scratch) settle(full, yearBit uint16) {
 // rank counts the matching entries want keeps (nil: all) and returns the
 // best keep of their ids, best first: by grade; for the fuzzy grades
 // then whole words before words only begun (score), then by how few
-// words the entry's shortest title has beyond the query's; then works (movies, series) before seasons and episodes,
-// newer first, lower id first (indexEntry.order).
+// words the entry's shortest title has beyond the query's; then works
+// (movies, series) before seasons and episodes, newer first, lower id
+// first (indexEntry.order).
 func (ix *titleIndex) rank(sc *scratch, q query, want func(*indexEntry) bool, keep int) (int, []int64) {
 	words := 0 // the query's words that are not years
 	for _, w := range q.words {
