@@ -2,15 +2,20 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"mediateka/repository/localfs"
+	"mediateka/usecase/catalog"
 )
 
 // typedQueries are searches as people type them, beside benchQueries'
@@ -69,7 +74,7 @@ func BenchmarkByTitleHTTP8(b *testing.B) {
 	var wg sync.WaitGroup
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := processCPU()
 	start := time.Now()
 	for c := range clients {
 		wg.Go(func() {
@@ -85,7 +90,7 @@ func BenchmarkByTitleHTTP8(b *testing.B) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpu = cpuTime() - cpu
+	cpu = processCPU() - cpu
 	b.StopTimer()
 	if err, _ := failed.Load().(error); err != nil {
 		b.Fatal(err)
@@ -101,9 +106,9 @@ func BenchmarkByTitleHTTP8(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "cpu-µs/req")
 }
 
-// cpuTime is the CPU time this process (server and clients) has used,
+// processCPU is the CPU time this process (server and clients) has used,
 // which other work on a shared machine changes far less than latency.
-func cpuTime() time.Duration {
+func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -114,3 +119,34 @@ func cpuTime() time.Duration {
 type statusError struct{ status int }
 
 func (e *statusError) Error() string { return "unexpected status " + http.StatusText(e.status) }
+
+// BenchmarkTitleIndexBuild builds the title index of the whole scanned
+// library, as the first search after a change does, and reports the time
+// and the heap the index holds.
+func BenchmarkTitleIndexBuild(b *testing.B) {
+	root, _ := benchLibrary(b)
+	r := newRig(b, b.TempDir(), root)
+	defer r.close()
+	r.scan(b)
+	var took time.Duration
+	var heap float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cat := catalog.New(r.media, r.media, localfs.FS{}, catalog.Options{})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		if err := cat.Warm(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		took += time.Since(start)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+		runtime.KeepAlive(cat)
+		cat.Close()
+	}
+	b.ReportMetric(float64(took.Milliseconds())/float64(b.N), "build-ms")
+	b.ReportMetric(heap, "index-MB")
+}
