@@ -82,19 +82,20 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 // copying every entry once more. by-title is the most frequent request
 // of a page that searches as people type.
 func appendTitleMatch(b []byte, tm catalog.TitleMatch) ([]byte, error) {
-	fields := domain.MediaFields()
+	match := toMediaDTO(tm.Match) // its field table serves the whole answer
 	b = append(b, `{"alternatives":[`...)
 	var err error
 	for i, m := range tm.Alternatives {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = (mediaDTO{m: m, fields: fields}).appendJSON(b); err != nil {
+		alt := match
+		alt.m = m
+		if b, err = alt.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	b, err = mediaDTO{m: tm.Match, fields: fields}.appendJSON(append(b, `],"match":`...))
-	if err != nil {
+	if b, err = match.appendJSON(append(b, `],"match":`...)); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
