@@ -54,8 +54,8 @@ func newEnvWith(t *testing.T, opt catalog.Options) *env {
 // rec describes a record to insert: a path "#…" suffix makes it a folder
 // record (no file); a parent is named by path.
 type rec struct {
-	path, title, ru, typ, parent, category string
-	year                                   int
+	path, title, ru, orig, typ, parent, category string
+	year                                         int
 }
 
 // add inserts records in order and returns their ids by path.
@@ -63,7 +63,7 @@ func (e *env) add(recs ...rec) map[string]int64 {
 	e.t.Helper()
 	ids := map[string]int64{}
 	for _, r := range recs {
-		m := domain.Media{DiskName: "Disk", Path: r.path, Title: r.title, TitleRu: r.ru, MediaType: r.typ,
+		m := domain.Media{DiskName: "Disk", Path: r.path, Title: r.title, TitleRu: r.ru, TitleOrig: r.orig, MediaType: r.typ,
 			Status: domain.StatusOK, MainCategory: r.category, ParentID: ids[r.parent]}
 		if r.year > 0 {
 			y := r.year

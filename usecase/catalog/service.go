@@ -149,10 +149,12 @@ type TitleMatch struct {
 	Alternatives []domain.Media
 }
 
-// ByTitle finds entries whose title, Russian title or original title
-// contains title, case-insensitively and ignoring punctuation, ё/е and
-// accents, best first (see titleIndex.search). typ, when set, keeps one
-// media type. Every search is logged in search_history.
+// ByTitle finds entries by title as people type it: the whole text inside
+// a title, case-insensitively and ignoring punctuation, ё/е and accents,
+// or its words in any order over the title, Russian title, original
+// title and year, in the other script, on the other keyboard layout or
+// with small typos; best first (see grade and titleIndex.rank). typ, when
+// set, keeps one media type. Every search is logged in search_history.
 func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, error) {
 	title = strings.TrimSpace(title)
 	switch {
@@ -167,9 +169,9 @@ func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, e
 	if err != nil {
 		return TitleMatch{}, err
 	}
-	total, ids := ix.search(textmatch.Normalize(title), typ, maxAlternatives+1)
+	total, ids := ix.search(title, typ, maxAlternatives+1)
 	s.hist.add(domain.SearchRecord{Query: strings.ToValidUTF8(title, "\uFFFD"), ResultsCount: total, At: s.now().UTC()})
-	entries, err := s.repo.ByIDs(ctx, ids)
+	entries, err := ix.cached.load(ctx, s.repo, ids)
 	if err != nil {
 		return TitleMatch{}, fmt.Errorf("load search results: %w", err)
 	}
@@ -200,7 +202,7 @@ func (q FilesQuery) filter() (domain.MediaFilter, error) {
 	if err != nil {
 		return domain.MediaFilter{}, err
 	}
-	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, TitleQuery: textmatch.Normalize(q.Text), Offset: q.Offset}
+	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, Offset: q.Offset}
 	if q.Limit != nil {
 		if *q.Limit < 0 || *q.Limit > maxPageLimit {
 			problems["limit"] = "must be between 0 and 1000 (leave it out for the whole catalogue)"
@@ -224,6 +226,9 @@ func (s *Service) Files(ctx context.Context, q FilesQuery) (Listing, error) {
 	f, err := q.filter()
 	if err != nil {
 		return Listing{}, err
+	}
+	if textmatch.Normalize(q.Text) != "" {
+		return s.searchFiles(ctx, q, f)
 	}
 	total, err := s.repo.Count(ctx, f)
 	if err != nil {
@@ -257,14 +262,13 @@ func resolveCategory(c string) (string, error) {
 // assistant and plugins): no match is an empty list, and these look-ups are
 // not written to search_history, which records what people searched for.
 func (s *Service) SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error) {
-	q := textmatch.Normalize(strings.TrimSpace(query))
-	if q == "" || limit <= 0 {
+	if textmatch.Normalize(query) == "" || limit <= 0 {
 		return nil, nil
 	}
 	ix, err := s.titleIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	_, ids := ix.search(q, "", min(limit, maxAlternatives+1))
-	return s.repo.ByIDs(ctx, ids)
+	_, ids := ix.search(query, "", min(limit, maxAlternatives+1))
+	return ix.cached.load(ctx, s.repo, ids)
 }
