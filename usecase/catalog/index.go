@@ -22,6 +22,8 @@ import (
 // change to the catalogue builds a new one.
 type titleIndex struct {
 	version string       // the store's version the index was built from
+	changes uint64       // the service's change count when the build began
+	builtAt time.Time    // when it was built (wall clock: only for pacing rebuilds)
 	checked atomic.Int64 // unix nanoseconds of the last version check
 
 	corpus     string   // every title, packed, each preceded by a NUL

@@ -41,6 +41,10 @@ type Options struct {
 	// only when its real path lies inside one. nil keeps sidecars to the
 	// video's own folder.
 	Roots func() []domain.Root
+	// IndexRefreshGap is the least time between two builds of the title
+	// index when it catches up with changes in the background (default
+	// 2s).
+	IndexRefreshGap time.Duration
 }
 
 // Service is the catalogue use case.
@@ -52,9 +56,14 @@ type Service struct {
 	hist  *searchLogger
 	roots func() []domain.Root
 
-	index   atomic.Pointer[titleIndex]
-	dirty   atomic.Bool
+	index atomic.Pointer[titleIndex]
+	// changes counts the changes reported (MediaChanged, or another
+	// process's write seen by fresh); an index records the count it was
+	// built at.
+	changes atomic.Uint64
 	buildMu sync.Mutex
+	refresh atomic.Pointer[refresher] // nil unless started
+	gap     time.Duration             // Options.IndexRefreshGap
 }
 
 // New builds the service; Start runs its search-history writer and Close
@@ -70,61 +79,53 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 	if opt.SearchLogEvery <= 0 {
 		opt.SearchLogEvery = 200 * time.Millisecond
 	}
+	if opt.IndexRefreshGap <= 0 {
+		opt.IndexRefreshGap = defaultRefreshGap
+	}
 	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now, roots: opt.Roots,
-		hist: newSearchLogger(history, opt)}
-	s.dirty.Store(true)
+		hist: newSearchLogger(history, opt), gap: opt.IndexRefreshGap}
+	s.changes.Store(1) // nothing is indexed yet
 	return s
 }
 
 // Start runs the search-history writer, which logs searches in small
-// batches in the background until Close.
+// batches in the background, and the title index's background rebuilds,
+// until Close.
 func (s *Service) Start(context.Context) error {
 	s.hist.start()
+	s.startRefresher()
 	return nil
 }
 
-// Close writes the queued search history and stops the writer.
-func (s *Service) Close() { s.hist.close() }
-
-// MediaChanged marks the title index stale; the next search rebuilds it.
-func (s *Service) MediaChanged() { s.dirty.Store(true) }
-
-// Warm rebuilds a stale index now, so the first search after a scan does
-// not pay for it.
-func (s *Service) Warm(ctx context.Context) error {
-	_, err := s.titleIndex(ctx)
-	return err
+// Close stops the index rebuilds, writes the queued search history and
+// stops the writer.
+func (s *Service) Close() {
+	s.stopRefresher()
+	s.hist.close()
 }
 
 // staleCheckEvery is how often a search asks the store whether another
 // process (the command-line scan) changed the catalogue.
 const staleCheckEvery = time.Second
 
-// titleIndex returns an index no older than the last change, rebuilding it
-// once (other searches wait for that one rebuild) when it is stale. Changes
-// made in this process mark it stale at once; changes made by another
-// process are noticed within staleCheckEvery.
+// titleIndex returns the index to search. Only a missing index is built
+// on the search's path; a stale one is served while the background
+// rebuild catches up (see refresher), or, when the service was not
+// started, rebuilt here. Changes made by another process (the
+// command-line scan) are noticed within staleCheckEvery.
 func (s *Service) titleIndex(ctx context.Context) (*titleIndex, error) {
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+	ix := s.index.Load()
+	if ix != nil && ix.changes >= s.changes.Load() && s.fresh(ctx, ix) {
 		return ix, nil
 	}
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+	if ix != nil && s.kick() {
 		return ix, nil
 	}
-	s.dirty.Store(false)
-	ix, err := buildIndex(ctx, s.repo, s.now())
-	if err != nil {
-		s.dirty.Store(true)
-		return nil, fmt.Errorf("build the title index: %w", err)
-	}
-	s.index.Store(ix)
-	return ix, nil
+	return s.rebuild(ctx, s.changes.Load())
 }
 
 // fresh reports whether ix still matches the store, asking the store at
-// most once per staleCheckEvery.
+// most once per staleCheckEvery; a difference counts as a change.
 func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
 	now := s.now().UnixNano()
 	last := ix.checked.Load()
@@ -137,7 +138,7 @@ func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
 		return true
 	}
 	if v != ix.version {
-		s.dirty.Store(true)
+		s.changes.Add(1)
 		return false
 	}
 	return true
