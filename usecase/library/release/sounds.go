@@ -2,7 +2,8 @@ package release
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"mediateka/usecase/textmatch"
 )
 
 // soundsAlike reports whether the first Cyrillic word of tokens a.. and the
@@ -14,37 +15,14 @@ func (p *parsed) soundsAlike(a, k int) bool {
 	for i := a; i < k; i++ {
 		if p.tokScript(i) == scriptCyrillic {
 			sk := skeleton(p.low(k))
-			return len(sk) >= 2 && sk == skeleton(romanize(p.low(i), 4*len(p.low(i))))
+			return len(sk) >= 2 && sk == skeleton(textmatch.Romanize(p.low(i)))
 		}
 	}
 	return false
 }
 
-// cyrLatin spells the Russian lower-case letters in Latin, а to я.
-var cyrLatin = [...]string{"a", "b", "v", "g", "d", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
-	"r", "s", "t", "u", "f", "h", "ts", "ch", "sh", "sch", "", "y", "", "e", "yu", "ya"}
-
-// romanize writes lower-case Russian in Latin letters, up to about limit
-// bytes; other letters are kept as they are.
-func romanize(w string, limit int) string {
-	var b strings.Builder
-	for i := 0; i < len(w) && b.Len() < limit; {
-		r, n := utf8.DecodeRuneInString(w[i:])
-		i += n
-		switch {
-		case r >= 'а' && r <= 'я':
-			b.WriteString(cyrLatin[r-'а'])
-		case r == 'ё':
-			b.WriteByte('e')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // skeleton reduces a Latin spelling to its consonants, with the letters
-// transliteration schemes disagree on merged or dropped (vowels, y, h, soft
+// transliteration schemes disagree on merged or dropped (vowels, y, h and kh, soft
 // signs dropped; c, k, q and x alike; zh, dzh and j alike), so "Dzhentlmeny udachi" and the romanized
 // "Джентльмены удачи" meet whatever scheme wrote the file's name.
 func skeleton(s string) string {
@@ -57,6 +35,8 @@ func skeleton(s string) string {
 			c, i = 'j', i+2 // дж
 		case strings.HasPrefix(rest, "zh"), strings.HasPrefix(rest, "dj"):
 			c, i = 'j', i+1 // ж, дж
+		case strings.HasPrefix(rest, "kh"):
+			c, i = 'h', i+1 // х, which other schemes spell h
 		}
 		switch c {
 		case 'a', 'e', 'i', 'o', 'u', 'y', 'h', 'w':
@@ -88,5 +68,5 @@ func translitOf(lat, ru string) bool {
 		return false
 	}
 	sk := skeleton(lat)
-	return len(sk) >= 3 && sk == skeleton(romanize(strings.ToLower(ru), 4*len(ru)))
+	return len(sk) >= 3 && sk == skeleton(textmatch.Romanize(strings.ToLower(ru)))
 }
