@@ -22,6 +22,7 @@ import (
 	"mediateka/plugins"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/auth"
+	"mediateka/usecase/notice"
 	"mediateka/usecase/textmatch"
 )
 
@@ -46,6 +47,7 @@ type App struct {
 	lib     libraryParts
 	ai      aiParts
 	chat    chatUseCases
+	control controlParts
 	plugins *plugins.Manager
 	http    *deliveryhttp.Server
 	tls     *tls.Config
@@ -109,7 +111,9 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 		return err
 	}
 	a.life.add(a.lib.components()...)
-	if a.ai, err = newAIModel(a.cfg, a.repos, keyMaster, a.lib.catalog, a.log); err != nil {
+	notices := notice.New()
+	a.life.add(noticesComponent(a.life, a.lib.events, notices))
+	if a.ai, err = newAIModel(a.cfg, a.repos, keyMaster, a.lib, a.log); err != nil {
 		return err
 	}
 	var afterScans bool
@@ -118,12 +122,14 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if afterScans {
 		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))
 	}
-	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, a.log))
+	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, notices, a.log))
 	a.life.add(pluginComponent(a.plugins))
-	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, a.log); err != nil {
+	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
-	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat)
+	a.control = newControl(a.cfg, a.lib.catalog, a.log)
+	a.life.add(a.control.component())
+	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

@@ -2,7 +2,7 @@ package app
 
 // The lifecycle runner. Every long-lived part of the server (the HTTP
 // server, the plugin manager, the library's jobs, the catalogue's search-log
-// writer, event subscribers, and next the rooms hub, the bot and the torrent
+// writer, event subscribers, the rooms hub, and next the bot and the torrent
 // poller) is one component in one list. A list rather than hand-written start
 // and stop code because the order is then written once and the stop order is
 // its reverse by construction: a new part cannot forget to stop, to respect

@@ -172,8 +172,8 @@ func TestLifecycleCloseWithoutRunStopsEverything(t *testing.T) {
 func TestAppComponentsInDependencyOrder(t *testing.T) {
 	t.Parallel()
 	ta := newTestApp(t, map[string]string{"MEDIATEKA_AI__PROVIDER": "gemini", "MEDIATEKA_AI__CLASSIFY_AFTER_SCAN": "true"})
-	assert.Equal(t, []string{"catalogue search log", "library scan job", "classification job",
-		"classify after scans", "plugin manager"}, ta.life.names(),
+	assert.Equal(t, []string{"catalogue search log", "library scan job", "scan notices", "classification job",
+		"classify after scans", "plugin manager", "rooms hub"}, ta.life.names(),
 		"each part starts after what it uses; Run adds the HTTP server last")
 }
 

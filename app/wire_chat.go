@@ -14,8 +14,8 @@ import (
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/admin"
 	"mediateka/usecase/apikey"
-	"mediateka/usecase/catalog"
 	"mediateka/usecase/chat"
+	"mediateka/usecase/notice"
 	"mediateka/usecase/offline"
 )
 
@@ -29,6 +29,9 @@ type aiParts struct {
 	keys   *apikey.Service
 	model  domain.AIModel
 	prober plugins.StreamProber
+	// counter answers scoped counts from the catalogue when model is a
+	// remote provider that cannot see it; nil with the offline assistant.
+	counter *offline.Model
 }
 
 // chatUseCases are the chat and plugin-admin use cases delivery calls.
@@ -39,17 +42,20 @@ type chatUseCases struct {
 
 // newAIModel builds the key store (encrypted with keyMaster), the model the
 // config names and the ffprobe prober.
-func newAIModel(cfg config.Config, repos repositories, keyMaster string, cat *catalog.Service, log *slog.Logger) (aiParts, error) {
+func newAIModel(cfg config.Config, repos repositories, keyMaster string, lib libraryParts, log *slog.Logger) (aiParts, error) {
 	repo, err := sqlstore.NewAPIKeys(repos.store, []byte(keyMaster))
 	if err != nil {
 		return aiParts{}, err
 	}
 	var ai aiParts
 	ai.keys = apikey.New(repo, apikey.Options{Cooldown: cfg.AI.KeyCooldown.D(), Logger: log})
-	if ai.model, err = aiModel(cfg, ai.keys, cat, log); err != nil {
+	if ai.model, err = aiModel(cfg, ai.keys, lib, log); err != nil {
 		return aiParts{}, err
 	}
 	log.Info("chat model", "model", ai.model.Name())
+	if _, isOffline := ai.model.(*offline.Model); !isOffline {
+		ai.counter = offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots})
+	}
 	if p, err := ffprobe.New("", 0); err == nil {
 		ai.prober = p
 	} else {
@@ -59,8 +65,10 @@ func newAIModel(cfg config.Config, repos repositories, keyMaster string, cat *ca
 }
 
 // aiModel is the model config ai names: a provider client with rotating
-// keys, or the offline assistant, which answers from the catalogue.
-func aiModel(cfg config.Config, keys *apikey.Service, cat *catalog.Service, log *slog.Logger) (domain.AIModel, error) {
+// keys, or the offline assistant, which answers from the catalogue. The
+// watching state it could use does not exist yet, so its Watching stays
+// nil and its suggestions come from the catalogue alone.
+func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slog.Logger) (domain.AIModel, error) {
 	ai := cfg.AI
 	switch ai.Provider {
 	case "gemini":
@@ -78,14 +86,18 @@ func aiModel(cfg config.Config, keys *apikey.Service, cat *catalog.Service, log 
 		// usually needs no key.
 		return keys.Model(c, ai.BaseURL != ""), nil
 	default:
-		return offline.New(cat, offline.Options{Logger: log}), nil
+		return offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots}), nil
 	}
 }
 
 // pluginDeps are what plugin factories receive.
-func pluginDeps(repos repositories, ai aiParts, lib libraryParts, log *slog.Logger) plugins.Deps {
-	return plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
-		Catalog: lib.catalog, Library: lib.library}
+func pluginDeps(repos repositories, ai aiParts, lib libraryParts, notices *notice.Service, log *slog.Logger) plugins.Deps {
+	d := plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
+		Catalog: lib.catalog, Subtitles: lib.catalog, Library: lib.library, ScanNotices: notices}
+	if ai.counter != nil {
+		d.Counter = ai.counter
+	}
+	return d
 }
 
 // newPlugins builds the manager over entries (nil: the built-in registry)
@@ -114,7 +126,8 @@ func pluginComponent(m *plugins.Manager) component {
 // newChatUseCases builds the chat and admin use cases over the loaded
 // plugins and restores the plugin switches administrators stored, before
 // any plugin starts.
-func newChatUseCases(ctx context.Context, cfg config.Config, repos repositories, m *plugins.Manager, model domain.AIModel, log *slog.Logger) (chatUseCases, error) {
+func newChatUseCases(ctx context.Context, cfg config.Config, repos repositories, m *plugins.Manager, model domain.AIModel,
+	notices *notice.Service, log *slog.Logger) (chatUseCases, error) {
 	adm := admin.New(repos.settings, m)
 	if err := adm.RestorePluginSwitches(ctx); err != nil {
 		return chatUseCases{}, err
@@ -122,5 +135,6 @@ func newChatUseCases(ctx context.Context, cfg config.Config, repos repositories,
 	c := cfg.Chat
 	return chatUseCases{admin: adm, chat: chat.New(m, model, repos.settings, repos.activity, chat.Options{
 		MaxMessageChars: c.MaxMessageChars, MaxHistory: c.MaxHistory, Timeout: c.Timeout.D(), Logger: log,
+		Notices: notices,
 	})}, nil
 }

@@ -34,45 +34,24 @@ func newClassify(cfg config.Config, repos repositories, chatModel domain.AIModel
 	return svc, true
 }
 
-// afterScansComponent classifies after each completed scan. It subscribes
-// when it starts, not when built, so New starts nothing and no scan
-// completed after Start is missed.
+// afterScansComponent classifies after each completed scan. It listens
+// from the moment it starts (see listenerComponent), so New starts nothing
+// and no scan completed after Start is missed.
 func afterScansComponent(life *lifecycle, bus *event.Bus, svc *classify.Service, log *slog.Logger) component {
-	var sub *event.Subscription
-	c := life.background("classify after scans", func(ctx context.Context) error {
-		classifyAfterScans(ctx, bus, sub, svc, log)
+	return listenerComponent(life, "classify after scans", bus, func(ctx context.Context, l *event.Listener) error {
+		l.Run(ctx, func(m event.Message) { classifyAfterScan(ctx, m.Event, svc, log) }, nil)
 		return nil
-	}, nil)
-	startListening := c.Start
-	c.Start = func(ctx context.Context) error {
-		sub = bus.Subscribe(16)
-		return startListening(ctx)
-	}
-	return c
+	})
 }
 
-// classifyAfterScans starts a classification job after each completed scan
-// until ctx ends. A job still running from the last scan is left to finish;
-// the next completed scan picks up what it missed.
-func classifyAfterScans(ctx context.Context, bus *event.Bus, sub *event.Subscription, svc *classify.Service, log *slog.Logger) {
-	defer func() { sub.Close() }()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case m, ok := <-sub.C():
-			if !ok {
-				// Fell behind the bus: listen again.
-				sub = bus.Subscribe(16)
-				continue
-			}
-			if scan, ok := m.Event.(domain.ScanCompleted); !ok || scan.State != domain.JobCompleted {
-				continue
-			}
-			err := svc.Start(ctx, nil)
-			if err != nil && !errors.Is(err, classify.ErrRunning) {
-				log.Warn("classification after the scan did not start", "err", err.Error())
-			}
-		}
+// classifyAfterScan starts a classification job when e is a completed
+// scan. A job still running from the last scan is left to finish; the
+// next completed scan picks up what it missed.
+func classifyAfterScan(ctx context.Context, e domain.Event, svc *classify.Service, log *slog.Logger) {
+	if scan, ok := e.(domain.ScanCompleted); !ok || scan.State != domain.JobCompleted {
+		return
+	}
+	if err := svc.Start(ctx, nil); err != nil && !errors.Is(err, classify.ErrRunning) {
+		log.Warn("classification after the scan did not start", "err", err.Error())
 	}
 }

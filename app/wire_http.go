@@ -10,10 +10,11 @@ import (
 	deliveryhttp "mediateka/delivery/http"
 )
 
-// deliveryDeps are the use cases the HTTP delivery calls.
-func deliveryDeps(uc useCases, lib libraryParts, ai aiParts, ch chatUseCases) deliveryhttp.Deps {
+// deliveryDeps are the use cases the HTTP delivery calls, and the rooms'
+// routes it mounts.
+func deliveryDeps(uc useCases, lib libraryParts, ai aiParts, ch chatUseCases, ctl controlParts) deliveryhttp.Deps {
 	d := deliveryhttp.Deps{Auth: uc.auth, Google: uc.google, Chat: ch.chat, Admin: ch.admin, Keys: ai.keys,
-		Catalog: lib.catalog, Library: lib.library, Events: lib.events}
+		Catalog: lib.catalog, Library: lib.library, Events: lib.events, Control: ctl.ws}
 	if lib.classify != nil {
 		d.Classify = lib.classify
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mediateka/config"
+	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
@@ -22,6 +23,8 @@ import (
 type libraryParts struct {
 	library *library.Service
 	catalog *catalog.Service
+	// roots lists the library folders now, with their disk names.
+	roots func() []domain.Root
 	// classify is built after the AI model (newClassify).
 	classify *classify.Service
 	events   *event.Bus
@@ -40,6 +43,7 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 		log.Warn("search_dirs.json: " + w)
 	}
 	var lib libraryParts
+	lib.roots = roots.Roots
 	lib.events = event.New(nil)
 	lib.catalog = catalog.New(repos.media, repos.media, localfs.FS{}, catalog.Options{Logger: log,
 		Roots: roots.Roots, SearchHistoryRows: cfg.SearchHistory.MaxRows,

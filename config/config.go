@@ -164,7 +164,13 @@ type Chat struct {
 
 // Control configures player/remote rooms.
 type Control struct {
+	// AllowAnonymousRooms opens rooms that are not e-mails (shared codes)
+	// to whoever knows them; off, they need a signed-in account.
 	AllowAnonymousRooms bool `json:"allow_anonymous_rooms"`
+	// AllowedOrigins are browser origins (scheme://host[:port], or "*")
+	// whose pages may open rooms besides the server's own pages. Clients
+	// that send no Origin (apps, scripts) are always admitted.
+	AllowedOrigins []string `json:"allowed_origins"`
 }
 
 // Defaults returns the configuration used when config.json is absent. The

@@ -159,3 +159,22 @@ func TestHTTPTimeoutsAndSearchHistoryBounds(t *testing.T) {
 	assert.Equal(t, 5*time.Second, cfg.HTTP.WriteTimeout.D())
 	assert.Equal(t, 720*time.Hour, cfg.SearchHistory.MaxAge.D())
 }
+
+func TestControlAllowedOrigins(t *testing.T) {
+	cfg, _, err := Load(writeConfig(t, `{}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Empty(t, cfg.Control.AllowedOrigins, "only the server's own pages (and clients without Origin) by default")
+
+	cfg, _, err = Load(writeConfig(t, `{"control": {"allowed_origins": ["https://web.telegram.org", "http://tv.local:8080", "*"]}}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://web.telegram.org", "http://tv.local:8080", "*"}, cfg.Control.AllowedOrigins)
+	cfg, _, err = Load(writeConfig(t, `{}`), envOf(map[string]string{"MEDIATEKA_CONTROL__ALLOWED_ORIGINS": "https://a.org, https://b.org"}))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://a.org", "https://b.org"}, cfg.Control.AllowedOrigins)
+
+	_, _, err = Load(writeConfig(t, `{"control": {"allowed_origins": ["web.telegram.org", "https://a.org/page", "ftp://a.org"]}}`), envOf(nil))
+	var inv *InvalidError
+	require.ErrorAs(t, err, &inv)
+	assert.Len(t, inv.Problems, 3)
+	assert.Contains(t, inv.Error(), `control.allowed_origins: "web.telegram.org"`)
+}

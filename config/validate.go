@@ -131,6 +131,11 @@ func (c Config) validateURLs(add func(string, ...any)) {
 			add("%s %q must be an http(s) URL", f[0], f[1])
 		}
 	}
+	for _, o := range c.Control.AllowedOrigins {
+		if o != "*" && !isOrigin(o) {
+			add("control.allowed_origins: %q must be an origin like https://example.org (scheme and host, no path) or *", o)
+		}
+	}
 	if r := c.GoogleOAuth.RedirectURI; r != "" && (!isHTTPURL(r) || !strings.HasSuffix(mustPath(r), "/auth/google/callback")) {
 		add("google_oauth.redirect_uri %q must be an http(s) URL whose path ends with /auth/google/callback", r)
 	}
@@ -147,6 +152,14 @@ func readable(path string) error {
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// isOrigin reports whether s is an http(s) origin: scheme and host (with
+// an optional port), nothing after.
+func isOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		(u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == "" && u.User == nil
 }
 
 func mustPath(s string) string {

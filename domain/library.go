@@ -17,13 +17,13 @@ type FileReader interface {
 }
 
 // MediaFilter selects catalogue entries. Empty fields do not filter.
-// Category "uncategorized" selects entries without a category. TitleQuery
-// is a normalised text every match contains in one of its titles.
+// Category "uncategorized" selects entries without a category. Text
+// search is no filter of the store: the catalogue's title index selects
+// those entries and applies Type, Category and Disk itself.
 type MediaFilter struct {
-	Type       string
-	Category   string
-	Disk       string
-	TitleQuery string
+	Type     string
+	Category string
+	Disk     string
 	// TopLevel keeps movies and series only.
 	TopLevel bool
 	// AfterID keeps records with a larger id: a long walk reads page by
@@ -42,6 +42,10 @@ type MediaKey struct {
 	Type     string
 	Status   string
 	Year     int
+	// Category and Disk are main_category and disk_name, so the title
+	// index can apply the file list's filters itself.
+	Category string
+	Disk     string
 	// Titles are the normalised values of the searchable fields, in the
 	// order of MediaFieldNames(FieldSearchable), so a field flagged
 	// searchable is searched with no change here. A row written before a

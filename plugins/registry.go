@@ -36,6 +36,15 @@ type Deps struct {
 	Settings SettingStore
 	// Library is the media library, for media_organizer.
 	Library mediaorganizer.Library
+	// Subtitles lists the subtitle files beside a video (the catalogue's
+	// sidecars), for media_layer's subtitle answers; nil lists none.
+	Subtitles medialayer.SubtitleFiles
+	// ScanNotices tells an administrator in the chat how a scan they
+	// started there ended; nil promises nothing.
+	ScanNotices mediaorganizer.ScanWatcher
+	// Counter answers scoped counts from the catalogue for media_organizer
+	// when the chat's model is a remote provider; nil otherwise.
+	Counter mediaorganizer.Counter
 }
 
 // TitleSearcher finds catalogue entries whose titles match query, best
@@ -70,9 +79,12 @@ type Entry struct {
 func Builtins() []Entry {
 	return sortEntries([]Entry{
 		{Name: medialayer.Name, Factory: func(d Deps) domain.Plugin {
-			return medialayer.New(medialayer.Deps{Catalog: d.Catalog, Prober: d.Prober, Settings: d.Settings, Logger: d.Logger})
+			return medialayer.New(medialayer.Deps{Catalog: d.Catalog, Prober: d.Prober, Subtitles: d.Subtitles,
+				Settings: d.Settings, Logger: d.Logger})
 		}},
-		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin { return mediaorganizer.New(d.Model, d.Library, d.Logger) }},
+		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin {
+			return mediaorganizer.New(mediaorganizer.Deps{Library: d.Library, Notices: d.ScanNotices, Counter: d.Counter, Logger: d.Logger})
+		}},
 	})
 }
 

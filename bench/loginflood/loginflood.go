@@ -12,15 +12,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"mediateka/bench/measure"
 )
 
 // MaxRequests bounds one run.
@@ -50,7 +46,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	client := &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Requests}}
-	res := Result{Statuses: map[int]int{}, RSSBeforeKiB: rssKiB(cfg.PID)}
+	res := Result{Statuses: map[int]int{}, RSSBeforeKiB: measure.RSSKiB(cfg.PID)}
 	done := make(chan struct{})
 	var probes sync.WaitGroup
 	probes.Add(1)
@@ -82,15 +78,7 @@ func check(cfg Config) error {
 	if cfg.Requests < 1 || cfg.Requests > MaxRequests {
 		return fmt.Errorf("requests must be 1..%d", MaxRequests)
 	}
-	u, err := url.Parse(cfg.BaseURL)
-	if err != nil || u.Scheme != "http" {
-		return fmt.Errorf("base URL %q must be http://127.0.0.1:PORT", cfg.BaseURL)
-	}
-	ip := net.ParseIP(u.Hostname())
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("base URL %q: only loopback addresses are allowed", cfg.BaseURL)
-	}
-	return nil
+	return measure.Loopback(cfg.BaseURL)
 }
 
 func post(ctx context.Context, client *http.Client, target string, body []byte) int {
@@ -116,7 +104,7 @@ func probe(ctx context.Context, client *http.Client, cfg Config, done <-chan str
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		peak = max(peak, rssKiB(cfg.PID))
+		peak = max(peak, measure.RSSKiB(cfg.PID))
 		t := time.Now()
 		if req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.BaseURL+"/healthz", nil); err == nil {
 			if resp, err := client.Do(req); err == nil {
@@ -127,36 +115,8 @@ func probe(ctx context.Context, client *http.Client, cfg Config, done <-chan str
 		}
 		select {
 		case <-done:
-			return lat, max(peak, rssKiB(cfg.PID))
+			return lat, max(peak, measure.RSSKiB(cfg.PID))
 		case <-tick.C:
 		}
 	}
-}
-
-// rssKiB reads VmRSS of pid from /proc; 0 when unknown.
-func rssKiB(pid int) int64 {
-	if pid <= 0 {
-		return 0
-	}
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
-
-// Percentile returns the p-th percentile (0..100) of d.
-func Percentile(d []time.Duration, p float64) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(float64(len(s))*p/100))]
 }

@@ -22,20 +22,50 @@ type TokenVerifier interface {
 // user for the handler. Every failure is a 401 with the API error body.
 func newAuthMiddleware(v TokenVerifier, allowQuery bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		token, ok := bearerToken(c.Get(fiber.HeaderAuthorization))
+		token, ok := tokenOf(c, allowQuery)
 		if !ok {
 			return domain.ErrUnauthorized
 		}
-		if token == "" && allowQuery {
-			token = c.Query("token")
-		}
-		u, err := v.VerifyToken(c.UserContext(), token)
-		if err != nil {
-			return err
-		}
-		c.Locals(userKey, u)
-		return c.Next()
+		return verifyInto(c, v, token)
 	}
+}
+
+// newOptionalAuthMiddleware is the header-or-?token= middleware for routes
+// open to anonymous callers too (the rooms of API.md §6): without a token
+// the request goes on with no user; a token that is there must pass the
+// same verifier, else 401.
+func newOptionalAuthMiddleware(v TokenVerifier) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		token, ok := tokenOf(c, true)
+		if !ok {
+			return domain.ErrUnauthorized
+		}
+		if token == "" {
+			return c.Next()
+		}
+		return verifyInto(c, v, token)
+	}
+}
+
+// tokenOf finds the request's token: the bearer header, else (with
+// allowQuery) ?token=. ok is false for an Authorization header of another
+// scheme.
+func tokenOf(c *fiber.Ctx, allowQuery bool) (string, bool) {
+	token, ok := bearerToken(c.Get(fiber.HeaderAuthorization))
+	if ok && token == "" && allowQuery {
+		token = c.Query("token")
+	}
+	return token, ok
+}
+
+// verifyInto checks token and stores its user for the handler.
+func verifyInto(c *fiber.Ctx, v TokenVerifier, token string) error {
+	u, err := v.VerifyToken(c.UserContext(), token)
+	if err != nil {
+		return err
+	}
+	c.Locals(userKey, u)
+	return c.Next()
 }
 
 // bearerToken reads "Bearer <token>" (scheme in any case). An absent header

@@ -60,6 +60,7 @@ var fiberCodes = map[int]string{
 	fiber.StatusRequestHeaderFieldsTooLarge:  "headers_too_large",
 	fiber.StatusRequestedRangeNotSatisfiable: "range_not_satisfiable",
 	fiber.StatusTooManyRequests:              "too_many_attempts",
+	fiber.StatusUpgradeRequired:              "upgrade_required",
 	fiber.StatusServiceUnavailable:           "unavailable",
 }
 

@@ -68,7 +68,37 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"match": toMediaDTO(tm.Match), "alternatives": toMediaDTOs(tm.Alternatives)})
+	body, err := appendTitleMatch(make([]byte, 0, 16<<10), tm)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
+}
+
+// appendTitleMatch writes {"alternatives": [<entry>…], "match": <entry>}
+// (members in the order c.JSON sorts a map's) with the entries' own
+// encoder: the bytes c.JSON gave, without encoding/json checking and
+// copying every entry once more. by-title is the most frequent request
+// of a page that searches as people type.
+func appendTitleMatch(b []byte, tm catalog.TitleMatch) ([]byte, error) {
+	match := toMediaDTO(tm.Match) // its field table serves the whole answer
+	b = append(b, `{"alternatives":[`...)
+	var err error
+	for i, m := range tm.Alternatives {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		alt := match
+		alt.m = m
+		if b, err = alt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = match.appendJSON(append(b, `],"match":`...)); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 func (s *Server) mediaGet(c *fiber.Ctx) error {

@@ -50,6 +50,18 @@ type Deps struct {
 	// Classify is nil when the library is not built; without a model it is
 	// present and answers 503 ai_unavailable.
 	Classify Classifier
+	// Control mounts the rooms' routes (delivery/ws); nil: none.
+	Control Routes
+}
+
+// Routes are routes that live in a delivery package of their own and
+// mount themselves on this server: the rooms' WebSocket and status
+// (delivery/ws). optionalUser is the server's middleware that loads the
+// user when the request carries a token (header or ?token=), through the
+// one token verifier, and refuses a bad token with 401; without a token
+// the request goes on anonymously.
+type Routes interface {
+	Mount(r fiber.Router, optionalUser fiber.Handler)
 }
 
 // Options configure the server.
@@ -145,6 +157,9 @@ func (s *Server) routes() {
 	s.mountMedia(s.app)
 	s.mountMediaAdmin(s.app)
 	s.mountEvents(s.app)
+	if s.deps.Control != nil {
+		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
+	}
 	s.mountPages()
 }
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"mediateka/domain"
+	"mediateka/usecase/catalog"
 	"mediateka/usecase/textmatch"
 )
 
@@ -49,6 +50,13 @@ type Prober interface {
 	Streams(ctx context.Context, path string) ([]domain.MediaStream, error)
 }
 
+// SubtitleFiles lists the subtitle files beside an entry's video (the
+// catalogue's sidecars: "Film.ru.srt", "Subs/Film.en.srt"). Nil: subtitle
+// answers list the tracks inside the file only.
+type SubtitleFiles interface {
+	Subtitles(ctx context.Context, id int64) ([]catalog.Subtitle, error)
+}
+
 // Settings saves the preferences chat commands change.
 type Settings interface {
 	Get(ctx context.Context, key string) (domain.Setting, error)
@@ -58,10 +66,11 @@ type Settings interface {
 
 // Deps are what the plugin uses; any of them may be nil.
 type Deps struct {
-	Catalog  Catalog
-	Prober   Prober
-	Settings Settings
-	Logger   *slog.Logger
+	Catalog   Catalog
+	Prober    Prober
+	Subtitles SubtitleFiles
+	Settings  Settings
+	Logger    *slog.Logger
 }
 
 // Subtitles are the subtitle preferences.

@@ -232,3 +232,47 @@ func TestWithoutACallerNothingIsKept(t *testing.T) {
 	assert.False(t, p.Preferences(admin).Enabled)
 	assert.Equal(t, "Subtitles are off, size 24, colour #ffffff.", say(t, noCaller, p, "subtitle settings?"), "the defaults can still be read")
 }
+
+// withSidecars writes subtitle files beside video and returns them.
+func withSidecars(t *testing.T, video string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(video), n), []byte("1\n00:00:01,000 --> 00:00:02,000\nx\n"), 0o644))
+	}
+}
+
+// Subtitle questions list the files beside the video too, whether or not
+// ffprobe can read the tracks inside it.
+func TestSubtitleAnswersIncludeTheFilesBesideTheVideo(t *testing.T) {
+	dir := t.TempDir()
+	video := filepath.Join(dir, "Matrix.1999.mkv")
+	require.NoError(t, os.WriteFile(video, []byte("not a real video"), 0o644))
+	withSidecars(t, video, "Matrix.1999.ru.srt", "Matrix.1999.en.forced.srt", "Other.Film.srt")
+	cat := newCatalog(t, sqlstoretest.New(t, textmatch.Normalize), video)
+	p := newPlugin(t, medialayer.Deps{Catalog: cat, Subtitles: cat}, `{}`)
+
+	assert.Equal(t, "Субтитры внутри файла «Матрица (1999)» прочитать нельзя: на сервере нет ffprobe (пакет ffmpeg).\n"+
+		"Файлы субтитров рядом с видео (2):\n"+
+		"1. English (forced) — Matrix.1999.en.forced.srt\n"+
+		"2. Русский — Matrix.1999.ru.srt", say(t, alice, p, "какие субтитры у Матрицы"))
+	assert.Equal(t, "The subtitles inside the file of “Матрица (1999)” cannot be read: the server has no ffprobe (package ffmpeg).\n"+
+		"Subtitle files beside the video (2):\n"+
+		"1. English (forced) — Matrix.1999.en.forced.srt\n"+
+		"2. Русский — Matrix.1999.ru.srt", say(t, alice, p, "which subtitles does The Matrix have?"))
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "Matrix.1999.ru.srt")))
+	require.NoError(t, os.Remove(filepath.Join(dir, "Matrix.1999.en.forced.srt")))
+	assert.Contains(t, say(t, alice, p, "какие субтитры у Матрицы"), "Файлов субтитров (.srt, .vtt) рядом с видео нет.")
+	assert.NotContains(t, say(t, alice, p, "какие звуковые дорожки у Матрицы"), "Файл", "audio questions list no subtitle files")
+}
+
+func TestSubtitleAnswersListEmbeddedTracksAndFiles(t *testing.T) {
+	file := matrixVideo(t)
+	withSidecars(t, file, "Matrix.1999.ru.srt")
+	cat := newCatalog(t, sqlstoretest.New(t, textmatch.Normalize), file)
+	prober, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	p := newPlugin(t, medialayer.Deps{Catalog: cat, Prober: prober, Subtitles: cat}, `{}`)
+	assert.Equal(t, "Встроенные субтитры «Матрица (1999)» (1):\n1. английский, subrip\n"+
+		"Файлы субтитров рядом с видео (1):\n1. Русский — Matrix.1999.ru.srt", say(t, admin, p, "какие субтитры у Матрицы"))
+}

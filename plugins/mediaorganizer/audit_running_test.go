@@ -39,7 +39,7 @@ func TestAuditAlreadyRunning(t *testing.T) {
 	lib := library.New(sqlstoretest.New(t, textmatch.Normalize).Media, held,
 		library.Options{Roots: []domain.Root{{Path: root, Disk: "D"}}})
 	defer lib.Close()
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 
 	first := make(chan string, 1)
 	go func() { got, _ := p.Handle(adminCtx, "audit the library"); first <- got }()

@@ -17,11 +17,12 @@ const (
 	intentAudit
 	intentCount
 	intentClassify
+	intentScanStatus
 )
 
 // adminOnly reports whether the intent does what only an admin endpoint
-// does (scan, audit, duplicates, classify); counting is open to everyone,
-// as the catalogue is.
+// does (scan, scan status, audit, duplicates, classify); counting is open
+// to everyone, as the catalogue is.
 func (i intent) adminOnly() bool { return i != intentCount && i != intentNone }
 
 // detect reads what a (normalised, split) message asks. It is strict on
@@ -41,6 +42,9 @@ func detect(words []string) intent {
 	whole := has("библиотек", "медиатек", "коллекци", "library", "collection")
 	object := whole || has("папк", "диск", "фильм", "сериал", "media", "folder", "disk", "movie", "film", "series")
 	switch {
+	case has("скан", "scan") && (has("статус", "status", "progress", "прогресс", "закончил", "завершил", "finished", "done", "over") ||
+		phrase(words, "как", "идет") || phrase(words, "how", "is") || phrase(words, "how", "s")):
+		return intentScanStatus
 	case has("сканирован", "пересканир") || (has("просканир", "сканиру", "отсканир") && object) ||
 		(has("scan", "rescan") && (object || len(words) <= 3)):
 		return intentScan
@@ -50,10 +54,36 @@ func detect(words []string) intent {
 		return intentAudit
 	case has("классифиц", "classif") && (object || len(words) <= 3):
 		return intentClassify
-	case (has("сколько") || phrase(words, "how", "many")) && len(countKinds(words)) > 0:
+	case (has("сколько") || phrase(words, "how", "many")) && len(countKinds(words)) > 0 && wholeLibrary(words):
 		return intentCount
 	}
 	return intentNone
+}
+
+// libraryCountWords are every word a count of the whole library is made
+// of ("сколько у меня фильмов и сериалов в библиотеке", "how many movies
+// do I have"). A count with any other word is narrower ("сколько серий в
+// Кухне", "how many films are on Disk 2"): this plugin would answer it
+// with the whole library's numbers, so it passes it on to the assistant,
+// which reads the scope.
+var libraryCountWords = map[string]bool{
+	"сколько": true, "у": true, "меня": true, "нас": true, "в": true, "во": true, "моей": true, "моем": true,
+	"нашей": true, "библиотеке": true, "медиатеке": true, "коллекции": true, "каталоге": true, "всего": true,
+	"есть": true, "и": true, "а": true, "там": true, "штук": true, "how": true, "many": true, "do": true,
+	"i": true, "we": true, "have": true, "are": true, "there": true, "is": true, "in": true, "the": true,
+	"my": true, "our": true, "library": true, "collection": true, "catalogue": true, "catalog": true,
+	"total": true, "all": true, "got": true, "and": true, "of": true,
+}
+
+// wholeLibrary reports whether a counting question asks about the whole
+// library: it has only counting words and kinds of entries.
+func wholeLibrary(words []string) bool {
+	for _, w := range words {
+		if !libraryCountWords[w] && len(countKinds([]string{w})) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // word reports whether one of ws is a word of words.

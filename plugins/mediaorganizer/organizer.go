@@ -21,23 +21,52 @@ import (
 type Library interface {
 	Stats(ctx context.Context) (library.Stats, error)
 	StartScan(req library.ScanRequest) (string, error)
+	ScanStatus() library.Status
 	Audit(ctx context.Context) (library.AuditReport, error)
 	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
 }
 
-// Plugin is the media organizer.
-type Plugin struct {
-	lib Library
-	log *slog.Logger
+// ScanWatcher tells a person how a scan they started from the chat ended,
+// in their next chat answer. WatchScan returns false when it cannot (it is
+// not listening for scans, or the person has no account), and the plugin
+// then promises nothing.
+type ScanWatcher interface {
+	WatchScan(userID int64, scanID string) bool
 }
 
-// New builds the plugin. The AI model is not used yet: every answer comes
-// from the catalogue itself, so it works with no model configured.
-func New(_ domain.AIModel, lib Library, log *slog.Logger) *Plugin {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+// Counter answers counting questions narrower than the whole library
+// ("сколько серий в Кухне") from the catalogue; ok is false when message
+// is not such a question.
+type Counter interface {
+	Count(ctx context.Context, message string) (answer string, ok bool, err error)
+}
+
+// Deps are what the plugin uses. Without a Library the plugin does not
+// load; Notices may be nil. Counter is set when the chat's model cannot
+// read the catalogue itself (a remote provider); nil passes scoped counts
+// on to the model, as the offline assistant answers them.
+type Deps struct {
+	Library Library
+	Notices ScanWatcher
+	Counter Counter
+	Logger  *slog.Logger
+}
+
+// Plugin is the media organizer.
+type Plugin struct {
+	lib     Library
+	notices ScanWatcher
+	counter Counter
+	log     *slog.Logger
+}
+
+// New builds the plugin. It needs no AI model: every answer comes from the
+// library itself, so it works with no model configured.
+func New(d Deps) *Plugin {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Plugin{lib: lib, log: log}
+	return &Plugin{lib: d.Library, notices: d.Notices, counter: d.Counter, log: d.Logger}
 }
 
 // Name implements domain.Plugin.
@@ -61,23 +90,26 @@ func (p *Plugin) Stop(context.Context) error { return nil }
 func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers a library question, or returns "" to pass the message on.
-// Scans, audits, duplicate reports and classification are what the admin
-// endpoints do, so a caller who is not an administrator (or a context with
-// no caller at all) gets a short refusal in the message's language and
-// nothing starts.
+// Scans, scan status, audits, duplicate reports and classification are what
+// the admin endpoints do, so a caller who is not an administrator (or a
+// context with no caller at all) gets a short refusal in the message's
+// language and nothing starts.
 func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	words := strings.Fields(textmatch.Normalize(message))
 	in := detect(words)
 	if in == intentNone {
-		return "", nil
+		return p.scopedCount(ctx, words, message)
 	}
 	lang := textmatch.AnswerLang(ctx, message)
-	if caller, _ := domain.CallerFrom(ctx); in.adminOnly() && !caller.Admin {
+	caller, _ := domain.CallerFrom(ctx)
+	if in.adminOnly() && !caller.Admin {
 		return refusal.In(lang), nil
 	}
 	switch in {
 	case intentScan:
-		return p.scan(lang), nil
+		return p.scan(caller, lang), nil
+	case intentScanStatus:
+		return p.scanStatus(lang), nil
 	case intentDuplicates:
 		return p.duplicates(ctx, lang)
 	case intentAudit:
@@ -101,12 +133,17 @@ var classifyHint = textmatch.Phrase{
 	EN: "Classification is started through POST /api/media-admin/classify: it fills missing metadata with the AI model.",
 }
 
-func (p *Plugin) scan(lang string) string {
-	_, err := p.lib.StartScan(library.ScanRequest{})
+// scan starts a scan of the whole library. When the notices can tell the
+// caller how it ended, the answer says so; it never promises more.
+func (p *Plugin) scan(caller domain.Caller, lang string) string {
+	id, err := p.lib.StartScan(library.ScanRequest{})
 	switch {
+	case err == nil && p.notices != nil && p.notices.WatchScan(caller.UserID, id):
+		return say(lang, "Сканирование библиотеки запущено. Когда оно закончится, я скажу об этом здесь, в чате, — в ответе на ваше следующее сообщение. Как оно идёт — спросите «статус сканирования».",
+			"The library scan has started. I'll tell you in this chat when it ends (in my answer to your next message); progress: ask “scan status”.")
 	case err == nil:
-		return say(lang, "Сканирование библиотеки запущено. Как оно идёт, показывает GET /api/media-admin/scan/status.",
-			"The library scan has started. GET /api/media-admin/scan/status shows how it is going.")
+		return say(lang, "Сканирование библиотеки запущено. Как оно идёт — спросите «статус сканирования».",
+			"The library scan has started. Progress: ask “scan status”.")
 	case errors.Is(err, domain.ErrScanRunning):
 		return say(lang, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
 	case errors.Is(err, domain.ErrNoRoots):
@@ -202,4 +239,18 @@ func reason(r string, lang string) string {
 		return say(lang, "одинаковое содержимое", "same content")
 	}
 	return say(lang, "одинаковые название и год", "same title and year")
+}
+
+// scopedCount answers a count narrower than the whole library through the
+// Counter, or passes the message on ("") when there is none or the
+// message is not a count.
+func (p *Plugin) scopedCount(ctx context.Context, words []string, message string) (string, error) {
+	if p.counter == nil || !(word(words, "сколько") || phrase(words, "how", "many")) {
+		return "", nil
+	}
+	answer, ok, err := p.counter.Count(ctx, message)
+	if err != nil || !ok {
+		return "", err
+	}
+	return answer, nil
 }

@@ -65,7 +65,7 @@ func newLibrary(t *testing.T, files ...string) (*library.Service, chan struct{})
 func TestAnswersWithRealNumbers(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv", "Фильмы/Copy/Heat (1995).avi", "Фильмы/Alien.1979.mkv",
 		"Сериалы/Dark/Season 1/Dark.S01E01.mkv", "Сериалы/Dark/Season 1/Dark.S01E02.mkv", "Сериалы/Dark/Season 2/Dark.S02E01.mkv")
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	ok, err := p.Setup(context.Background())
 	require.NoError(t, err)
 	require.True(t, ok)
@@ -102,7 +102,7 @@ func TestAnswersWithRealNumbers(t *testing.T) {
 
 func TestStartsScansAndSaysWhenOneRuns(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv")
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	got, err := p.Handle(adminCtx, "Запусти сканирование")
 	require.NoError(t, err)
 	assert.Contains(t, got, "Сканирование библиотеки запущено")
@@ -123,7 +123,7 @@ func TestScanAlreadyRunning(t *testing.T) {
 		library.Options{Roots: []domain.Root{{Path: root, Disk: "D"}}})
 	defer lib.Close()
 	defer close(gate)
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	first, err := p.Handle(adminCtx, "scan the library")
 	require.NoError(t, err)
 	assert.Contains(t, first, "has started")
@@ -131,7 +131,7 @@ func TestScanAlreadyRunning(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Сканирование уже идёт — дождитесь, пока оно закончится.", second)
 
-	noRoots := New(nil, library.New(media, localfs.FS{}, library.Options{}), nil)
+	noRoots := New(Deps{Library: library.New(media, localfs.FS{}, library.Options{})})
 	got, err := noRoots.Handle(adminCtx, "scan")
 	require.NoError(t, err)
 	assert.Contains(t, got, "search_dirs.json")
@@ -139,7 +139,7 @@ func TestScanAlreadyRunning(t *testing.T) {
 
 func TestOtherMessagesPass(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv")
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	for _, msg := range []string{"привет", "What's the weather like?", "Отсканируй этот документ, пожалуйста",
 		"Посоветуй фильм с хорошим дублированным переводом", "Check whether The Matrix is worth watching",
 		"scan this QR code for me please", "", "   "} {
@@ -150,16 +150,16 @@ func TestOtherMessagesPass(t *testing.T) {
 }
 
 func TestWithoutALibraryThePluginIsNotLoaded(t *testing.T) {
-	ok, err := New(nil, nil, nil).Setup(context.Background())
+	ok, err := New(Deps{}).Setup(context.Background())
 	require.NoError(t, err)
 	assert.False(t, ok)
-	assert.Equal(t, "media_organizer", New(nil, nil, nil).Name())
+	assert.Equal(t, "media_organizer", New(Deps{}).Name())
 }
 
 func TestAdminActionsAreRefusedToUsersAndChangeNothing(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv", "Фильмы/Copy/Heat (1995).avi")
 	before := lib.ScanStatus()
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	noCaller := context.Background() // a programming error: treated as the least-privileged user
 	for _, ctx := range []context.Context{userCtx, noCaller} {
 		for msg, want := range map[string]string{
@@ -188,7 +188,7 @@ func TestAdminActionsAreRefusedToUsersAndChangeNothing(t *testing.T) {
 
 func TestAnswersInTheCallersLanguage(t *testing.T) {
 	lib, _ := newLibrary(t, "Фильмы/Heat.1995.mkv")
-	p := New(nil, lib, nil)
+	p := New(Deps{Library: lib})
 	ru := domain.WithCaller(context.Background(), domain.Caller{UserID: 2, Lang: domain.LangRussian})
 	got, err := p.Handle(ru, "scan")
 	require.NoError(t, err)

@@ -13,7 +13,8 @@ import (
 
 // Media is the media repository: catalogue reads, scan batches, edits and
 // the duplicate-search views. It keeps media.title_norm, the normalised
-// titles the files filter searches, in step with every title it writes;
+// titles title search indexes (read through Keys), in step with every
+// title it writes;
 // normalize is the catalogue's own normalisation, injected so that the
 // database and the in-memory search agree.
 type Media struct {
@@ -265,7 +266,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 		return err
 	}
 	rows, err := db.QueryContext(detached(ctx), `SELECT id, coalesce(parent_id, 0), coalesce(media_type, ''), coalesce(status, ''),
-		coalesce(year, 0), coalesce(title_norm, '') FROM media ORDER BY id`)
+		coalesce(year, 0), coalesce(main_category, ''), coalesce(disk_name, ''), coalesce(title_norm, '') FROM media ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("read media keys: %w", err)
 	}
@@ -276,7 +277,7 @@ func (r *Media) Keys(ctx context.Context, fn func(domain.MediaKey) error) error 
 		}
 		var k domain.MediaKey
 		var norm string
-		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &norm); err != nil {
+		if err := rows.Scan(&k.ID, &k.ParentID, &k.Type, &k.Status, &k.Year, &k.Category, &k.Disk, &norm); err != nil {
 			return fmt.Errorf("read media keys: %w", err)
 		}
 		k.Titles = strings.SplitN(norm, "|", len(r.cols.search))
@@ -345,18 +346,10 @@ func filterSQL(f domain.MediaFilter) (string, []any) {
 	if f.AfterID > 0 {
 		conds, args = append(conds, "id > ?"), append(args, f.AfterID)
 	}
-	if f.TitleQuery != "" {
-		conds, args = append(conds, `title_norm LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(f.TitleQuery)+"%")
-	}
 	if len(conds) == 0 {
 		return "", nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// escapeLike makes LIKE's wildcards in s literal.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 func placeholders(n int) string {

@@ -37,7 +37,10 @@ func TestSearchKeyIsTheSearchableFields(t *testing.T) {
 
 	ids, err := r.ApplyScan(ctx, []domain.MediaChange{{Media: m}})
 	require.NoError(t, err)
-	assert.Equal(t, want, onlyKey(t, r).Titles, "keys after an insert")
+	k := onlyKey(t, r)
+	assert.Equal(t, want, k.Titles, "keys after an insert")
+	assert.Equal(t, m.MainCategory, k.Category, "the key carries what the file list filters on")
+	assert.Equal(t, m.DiskName, k.Disk)
 
 	// An edit of one searchable field rewrites its place in the key and
 	// keeps the others.

@@ -54,8 +54,8 @@ func newEnvWith(t *testing.T, opt catalog.Options) *env {
 // rec describes a record to insert: a path "#…" suffix makes it a folder
 // record (no file); a parent is named by path.
 type rec struct {
-	path, title, ru, typ, parent, category string
-	year                                   int
+	path, title, ru, orig, typ, parent, category string
+	year                                         int
 }
 
 // add inserts records in order and returns their ids by path.
@@ -63,7 +63,7 @@ func (e *env) add(recs ...rec) map[string]int64 {
 	e.t.Helper()
 	ids := map[string]int64{}
 	for _, r := range recs {
-		m := domain.Media{DiskName: "Disk", Path: r.path, Title: r.title, TitleRu: r.ru, MediaType: r.typ,
+		m := domain.Media{DiskName: "Disk", Path: r.path, Title: r.title, TitleRu: r.ru, TitleOrig: r.orig, MediaType: r.typ,
 			Status: domain.StatusOK, MainCategory: r.category, ParentID: ids[r.parent]}
 		if r.year > 0 {
 			y := r.year
@@ -77,6 +77,7 @@ func (e *env) add(recs ...rec) map[string]int64 {
 		ids[r.path] = got[r.path]
 	}
 	e.svc.MediaChanged()
+	require.NoError(e.t, e.svc.Settle(context.Background()), "what a scan or an edit wrote is searchable when it ends")
 	return ids
 }
 
@@ -169,6 +170,39 @@ func TestIndexFollowsChanges(t *testing.T) {
 	tm, err := e.svc.ByTitle(context.Background(), "solaris", "")
 	require.NoError(t, err)
 	assert.Equal(t, "Solaris", tm.Match.Title)
+}
+
+// A change reported without Settle (classification fills one entry after
+// another) never makes a search wait: the index it has answers until the
+// background rebuild lands, no sooner than the gap after the last build.
+func TestStaleIndexIsServedUntilItIsSettled(t *testing.T) {
+	e := newEnvWith(t, catalog.Options{IndexRefreshGap: time.Hour})
+	ctx := context.Background()
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995})
+	_, err := e.svc.ByTitle(ctx, "heat", "")
+	require.NoError(t, err)
+	e.db.Put(domain.Media{DiskName: "Disk", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"})
+	e.svc.MediaChanged()
+	_, err = e.svc.ByTitle(ctx, "solaris", "")
+	assert.ErrorIs(t, err, domain.ErrMediaNotFound, "the search ran on the index it had")
+	require.NoError(t, e.svc.Settle(ctx))
+	tm, err := e.svc.ByTitle(ctx, "solaris", "")
+	require.NoError(t, err, "Settle brings the index up to date at once")
+	assert.Equal(t, "Solaris", tm.Match.Title)
+}
+
+func TestStaleIndexCatchesUpInTheBackground(t *testing.T) {
+	e := newEnvWith(t, catalog.Options{IndexRefreshGap: 10 * time.Millisecond})
+	ctx := context.Background()
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995})
+	_, err := e.svc.ByTitle(ctx, "heat", "")
+	require.NoError(t, err)
+	e.db.Put(domain.Media{DiskName: "Disk", Path: "/m/2", Title: "Solaris", MediaType: "movie", Status: "ok"})
+	e.svc.MediaChanged()
+	require.Eventually(t, func() bool {
+		tm, err := e.svc.ByTitle(ctx, "solaris", "")
+		return err == nil && tm.Match.Title == "Solaris"
+	}, 10*time.Second, 5*time.Millisecond, "the background rebuild catches up without a Settle")
 }
 
 func TestIndexNoticesWritesOfAnotherProcess(t *testing.T) {

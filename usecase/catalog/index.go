@@ -2,34 +2,68 @@ package catalog
 
 import (
 	"context"
-	"slices"
-	"sort"
-	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"mediateka/domain"
-	"mediateka/usecase/textmatch"
 )
 
-// titleIndex is the in-memory index behind by-title. Every normalised title
-// of every record sits in one string, each preceded by a NUL, so a query
-// is one fast substring search over the whole catalogue (strings.Index
-// runs at memory speed) instead of a comparison per record. Titles are
-// stored packed (see packText) so Cyrillic letters are one byte each.
+// titleIndex is the in-memory index behind title search (by-title, the
+// file list's text filter and the chat). It holds every normalised title
+// of every record, packed (see packText) so Cyrillic letters are one byte
+// each, and a dictionary of every distinct word of those titles with the
+// titles each word is in. A search looks its words up in the dictionary
+// (a binary search for a word start, one scan of the dictionary for a
+// part of a word) and walks only the titles of the words it finds, so its
+// cost follows the matches, not the size of the catalogue. The fuzzy
+// kinds look up other spellings of the query's words in the same
+// dictionary (see search.go). An index never changes once built; a
+// change to the catalogue builds a new one.
 type titleIndex struct {
 	version string       // the store's version the index was built from
+	changes uint64       // the service's change count when the build began
+	builtAt time.Time    // when it was built (wall clock: only for pacing rebuilds)
 	checked atomic.Int64 // unix nanoseconds of the last version check
-	corpus  string
-	starts  []int32 // where each title starts in corpus
-	owner   []int32 // the entry each title belongs to
+
+	corpus     string   // every title, packed, each preceded by a NUL
+	starts     []int32  // where title t starts in corpus
+	owner      []int32  // the entry title t belongs to
+	firstTitle []int32  // entry e's titles are firstTitle[e] … firstTitle[e+1]-1
+	wordsOf    postings // the dict words of each title, in order
+	// wordsPerEntry is the mean number of title words of an entry,
+	// rounded up: what reading an entry's words costs against walking
+	// a word's titles.
+	wordsPerEntry int
+
 	entries []indexEntry
+	byOrder []int32 // entries in the order of indexEntry.order
+
+	dict    wordList  // every distinct word of the titles, packed, sorted
+	inTitle postings  // the titles each dict word is in (with firstWord, onlyWord)
+	letters []uint64  // each dict word's set of letters (see letterSet)
+	byLen   [][]int32 // dict words by packed length, up to maxTypoRunes
+	keys    wordList  // the TranslitKey of every dict word, sorted
+	keyOf   postings  // the dict words of each key
+	years   map[int32][]int32
+
+	// names interns the type, category and disk of the entries.
+	names   []string
+	nameIDs map[string]uint32
+
+	scratch sync.Pool // of *scratch sized for this index
+	cached  entryCache
 }
 
+// indexEntry is one record as the index sees it.
 type indexEntry struct {
-	id   int64
-	year int32
-	typ  string
+	id    int64
+	year  int32
+	order int32 // rank among all entries by type (works first), year desc, id
+	words uint8 // words of the entry's shortest title
+	typ   uint32
+	cat   uint32
+	disk  uint32
 }
 
 // buildIndex reads the light view of every record into a new index.
@@ -38,115 +72,28 @@ func buildIndex(ctx context.Context, repo Repository, now time.Time) (*titleInde
 	if err != nil {
 		return nil, err
 	}
-	ix := &titleIndex{version: version}
-	ix.checked.Store(now.UnixNano())
-	var b strings.Builder
-	err = repo.Keys(ctx, func(k domain.MediaKey) error {
-		n := int32(len(ix.entries))
-		ix.entries = append(ix.entries, indexEntry{id: k.ID, year: int32(k.Year), typ: k.Type})
-		// Every searchable field ranks alike (an exact title_orig is as
-		// good as an exact title), so the index walks them all the same
-		// way and keeps a repeated value once.
-		for i, t := range k.Titles {
-			if t == "" || slices.Contains(k.Titles[:i], t) {
-				continue
-			}
-			b.WriteByte(0)
-			ix.starts = append(ix.starts, int32(b.Len()))
-			ix.owner = append(ix.owner, n)
-			b.WriteString(packText(t))
-		}
-		return nil
-	})
-	if err != nil {
+	b := newIndexBuilder(version)
+	if err := repo.Keys(ctx, func(k domain.MediaKey) error { b.add(k); return nil }); err != nil {
 		return nil, err
 	}
-	ix.corpus = b.String()
+	ix := b.finish()
+	ix.checked.Store(now.UnixNano())
 	return ix, nil
 }
 
-// hit is one record that matches, with the grade of its best title.
-type hit struct {
-	entry int32
-	grade textmatch.Match
+// title returns the packed text of title t.
+func (ix *titleIndex) title(t uint32) string {
+	end := len(ix.corpus)
+	if int(t)+1 < len(ix.starts) {
+		end = int(ix.starts[t+1]) - 1
+	}
+	return ix.corpus[ix.starts[t]:end]
 }
 
-// search returns the number of records matching query (normalised) and
-// the best `keep` of them, best first: exact > prefix > word > substring,
-// then movies and series before seasons and episodes, then newer first,
-// then lower id.
-func (ix *titleIndex) search(query, typ string, keep int) (int, []int64) {
-	q := packText(query)
-	if q == "" {
-		return 0, nil
-	}
-	var hits []hit
-	cur := hit{entry: -1}
-	for off := 0; off < len(ix.corpus); {
-		i := strings.Index(ix.corpus[off:], q)
-		if i < 0 {
-			break
-		}
-		seg := sort.Search(len(ix.starts), func(s int) bool { return int(ix.starts[s]) > off+i }) - 1
-		end := len(ix.corpus)
-		if seg+1 < len(ix.starts) {
-			end = int(ix.starts[seg+1]) - 1
-		}
-		off = end // the grade looks at the rest of this title itself
-		e := ix.owner[seg]
-		if typ != "" && ix.entries[e].typ != typ {
-			continue
-		}
-		g := textmatch.Grade(ix.corpus[ix.starts[seg]:end], q)
-		if e == cur.entry { // an entry's titles sit next to each other
-			cur.grade = min(cur.grade, g)
-			continue
-		}
-		if cur.entry >= 0 {
-			hits = append(hits, cur)
-		}
-		cur = hit{entry: e, grade: g}
-	}
-	if cur.entry >= 0 {
-		hits = append(hits, cur)
-	}
-	return len(hits), ix.top(hits, keep)
-}
-
-// top picks the best keep hits without sorting them all.
-func (ix *titleIndex) top(all []hit, keep int) []int64 {
-	best := make([]hit, 0, keep+1)
-	for _, h := range all {
-		if len(best) == keep && !ix.less(h, best[keep-1]) {
-			continue
-		}
-		pos := sort.Search(len(best), func(i int) bool { return ix.less(h, best[i]) })
-		best = append(best, hit{})
-		copy(best[pos+1:], best[pos:])
-		best[pos] = h
-		if len(best) > keep {
-			best = best[:keep]
-		}
-	}
-	ids := make([]int64, len(best))
-	for i, h := range best {
-		ids[i] = ix.entries[h.entry].id
-	}
-	return ids
-}
-
-func (ix *titleIndex) less(a, b hit) bool {
-	if a.grade != b.grade {
-		return a.grade < b.grade
-	}
-	ea, eb := ix.entries[a.entry], ix.entries[b.entry]
-	if ra, rb := typeRank(ea.typ), typeRank(eb.typ); ra != rb {
-		return ra < rb
-	}
-	if ea.year != eb.year {
-		return ea.year > eb.year
-	}
-	return ea.id < eb.id
+// name returns the interned id of s, or false when no entry has it.
+func (ix *titleIndex) name(s string) (uint32, bool) {
+	id, ok := ix.nameIDs[s]
+	return id, ok
 }
 
 // typeRank puts works (movies, series) before their parts.

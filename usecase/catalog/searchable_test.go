@@ -26,14 +26,14 @@ func TestEverySearchableFieldIsSearched(t *testing.T) {
 		f, _ := domain.MediaFieldNamed(name)
 		stored := fmt.Sprintf("Квокка %d", 10+i)
 		m := e.db.Movie(fmt.Sprintf("Decoy %d", i), 2000+i, func(m *domain.Media) { *f.Ref(m).(*string) = stored })
-		e.svc.MediaChanged()
+		settle(t, e.svc)
 		assertOnlyMatch(t, e.svc, stored, m.ID, name)
 
 		edited := fmt.Sprintf("Ехидна %d", 10+i)
 		*f.Ref(&m).(*string) = edited
 		_, err := e.media.Update(ctx, m, []string{name})
 		require.NoError(t, err)
-		e.svc.MediaChanged()
+		settle(t, e.svc)
 		assertOnlyMatch(t, e.svc, edited, m.ID, name+" after an edit")
 		_, err = e.svc.ByTitle(ctx, stored, "")
 		assert.ErrorIs(t, err, domain.ErrMediaNotFound, "%s: the old value is gone from the index", name)
@@ -48,7 +48,7 @@ func TestEverySearchableFieldIsSearched(t *testing.T) {
 		}
 		m.MediaType = domain.MediaMovie // the one text field with a fixed set of values
 	})
-	e.svc.MediaChanged()
+	settle(t, e.svc)
 	_, err := e.svc.ByTitle(ctx, hidden, "")
 	assert.ErrorIs(t, err, domain.ErrMediaNotFound, "text outside the searchable fields is not searched")
 	assert.Empty(t, filesMatching(t, e.svc, hidden))
@@ -73,4 +73,12 @@ func filesMatching(t *testing.T, svc *catalog.Service, text string) []int64 {
 	var ids []int64
 	require.NoError(t, l.Each(context.Background(), func(m domain.Media) error { ids = append(ids, m.ID); return nil }))
 	return ids
+}
+
+// settle reports a change and brings the index up to date, as the scan
+// and an edit do.
+func settle(t *testing.T, svc *catalog.Service) {
+	t.Helper()
+	svc.MediaChanged()
+	require.NoError(t, svc.Settle(context.Background()))
 }

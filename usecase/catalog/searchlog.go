@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mediateka/domain"
@@ -12,7 +13,11 @@ import (
 // searchLogger writes search_history in small batches from one goroutine,
 // so a title search costs a channel send instead of a database write, and
 // prunes the table after each batch to its bounds, oldest rows first.
-// A crash loses at most the last fraction of a second of history.
+// A crash loses at most the last fraction of a second of history. A
+// search never waits for the writer: while the database is busy (a scan
+// holds the writer connection) the queue takes 1024 searches, later ones
+// are counted and dropped, and the writer reports the count once per
+// batch rather than one log line per search on the request path.
 type searchLogger struct {
 	log   SearchLog
 	lg    *slog.Logger
@@ -22,6 +27,8 @@ type searchLogger struct {
 	rows  int
 	age   time.Duration
 	done  chan struct{}
+	// dropped counts searches not queued since the last report.
+	dropped atomic.Int64
 	// mu guards started and closed, so a search racing with shutdown never
 	// sends on a closed channel and Start and Close agree on who flushes.
 	mu      sync.RWMutex
@@ -56,7 +63,7 @@ func (l *searchLogger) start() {
 }
 
 // add queues a record; when the queue is full (the database is stuck) the
-// record is dropped rather than slowing searches down.
+// record is dropped and counted rather than slowing searches down.
 func (l *searchLogger) add(r domain.SearchRecord) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
@@ -66,7 +73,7 @@ func (l *searchLogger) add(r domain.SearchRecord) {
 	select {
 	case l.in <- r:
 	default:
-		l.lg.Warn("search history queue is full: a search was not logged")
+		l.dropped.Add(1)
 	}
 }
 
@@ -103,6 +110,9 @@ func (l *searchLogger) flush(batch []domain.SearchRecord) []domain.SearchRecord 
 	}
 	if err := l.log.PruneSearches(ctx, l.rows, l.now().Add(-l.age)); err != nil {
 		l.lg.Error("prune search history", "err", err.Error())
+	}
+	if n := l.dropped.Swap(0); n > 0 {
+		l.lg.Warn("search history queue was full: searches were not logged", "searches", n)
 	}
 	return batch[:0]
 }

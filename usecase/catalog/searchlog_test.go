@@ -3,6 +3,8 @@ package catalog_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/catalog"
@@ -70,4 +73,67 @@ func TestSearchHistoryWriterStartsWithTheLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, recs, 1, "Close writes what was queued")
 	assert.Equal(t, "Heat", recs[0].Query)
+}
+
+// TestSearchesNeverWaitForABusyDatabase: while another connection holds
+// the database's write lock, searches keep answering; those the queue
+// cannot take are dropped, and the writer reports how many once per
+// batch, not once per search.
+func TestSearchesNeverWaitForABusyDatabase(t *testing.T) {
+	logs := &warnings{}
+	e := newEnvWith(t, catalog.Options{SearchLogEvery: 5 * time.Millisecond, Logger: slog.New(logs)})
+	e.add(rec{path: "/m/1", title: "Heat", typ: "movie"})
+	ctx := context.Background()
+	lock := sqlstoretest.Raw(t, e.db.Path)
+	conn, err := lock.Conn(ctx)
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	require.NoError(t, err)
+	unlock := sync.OnceFunc(func() { _, _ = conn.ExecContext(ctx, "COMMIT"); _ = conn.Close() })
+	t.Cleanup(unlock) // before the service's cleanup, which would wait for the lock
+	const searches = 3000
+	for i := range searches {
+		_, err := e.svc.ByTitle(ctx, fmt.Sprintf("nothing %d", i), "")
+		require.ErrorIs(t, err, domain.ErrMediaNotFound)
+	}
+	unlock()
+	e.svc.Close()
+
+	recs, err := e.media.Searches(ctx)
+	require.NoError(t, err)
+	dropped, reports := logs.dropped()
+	assert.Positive(t, dropped, "the queue holds 1024 searches; some were dropped")
+	assert.Equal(t, searches, len(recs)+dropped, "every search is either logged or counted as dropped")
+	assert.Less(t, reports, 5, "one report per batch, not one per search")
+}
+
+// warnings is a slog handler that keeps the "searches were not logged"
+// reports.
+type warnings struct {
+	mu     sync.Mutex
+	counts []int64
+}
+
+func (w *warnings) Enabled(context.Context, slog.Level) bool { return true }
+func (w *warnings) WithAttrs([]slog.Attr) slog.Handler       { return w }
+func (w *warnings) WithGroup(string) slog.Handler            { return w }
+func (w *warnings) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "searches" {
+			w.mu.Lock()
+			w.counts = append(w.counts, a.Value.Int64())
+			w.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (w *warnings) dropped() (total, reports int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, n := range w.counts {
+		total += int(n)
+	}
+	return total, len(w.counts)
 }

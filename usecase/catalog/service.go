@@ -41,6 +41,10 @@ type Options struct {
 	// only when its real path lies inside one. nil keeps sidecars to the
 	// video's own folder.
 	Roots func() []domain.Root
+	// IndexRefreshGap is the least time between two builds of the title
+	// index when it catches up with changes in the background (default
+	// 2s).
+	IndexRefreshGap time.Duration
 }
 
 // Service is the catalogue use case.
@@ -52,9 +56,14 @@ type Service struct {
 	hist  *searchLogger
 	roots func() []domain.Root
 
-	index   atomic.Pointer[titleIndex]
-	dirty   atomic.Bool
+	index atomic.Pointer[titleIndex]
+	// changes counts the changes reported (MediaChanged, or another
+	// process's write seen by fresh); an index records the count it was
+	// built at.
+	changes atomic.Uint64
 	buildMu sync.Mutex
+	refresh atomic.Pointer[refresher] // nil unless started
+	gap     time.Duration             // Options.IndexRefreshGap
 }
 
 // New builds the service; Start runs its search-history writer and Close
@@ -70,61 +79,53 @@ func New(repo Repository, history SearchLog, files Files, opt Options) *Service 
 	if opt.SearchLogEvery <= 0 {
 		opt.SearchLogEvery = 200 * time.Millisecond
 	}
+	if opt.IndexRefreshGap <= 0 {
+		opt.IndexRefreshGap = defaultRefreshGap
+	}
 	s := &Service{repo: repo, files: files, log: opt.Logger, now: opt.Now, roots: opt.Roots,
-		hist: newSearchLogger(history, opt)}
-	s.dirty.Store(true)
+		hist: newSearchLogger(history, opt), gap: opt.IndexRefreshGap}
+	s.changes.Store(1) // nothing is indexed yet
 	return s
 }
 
 // Start runs the search-history writer, which logs searches in small
-// batches in the background until Close.
+// batches in the background, and the title index's background rebuilds,
+// until Close.
 func (s *Service) Start(context.Context) error {
 	s.hist.start()
+	s.startRefresher()
 	return nil
 }
 
-// Close writes the queued search history and stops the writer.
-func (s *Service) Close() { s.hist.close() }
-
-// MediaChanged marks the title index stale; the next search rebuilds it.
-func (s *Service) MediaChanged() { s.dirty.Store(true) }
-
-// Warm rebuilds a stale index now, so the first search after a scan does
-// not pay for it.
-func (s *Service) Warm(ctx context.Context) error {
-	_, err := s.titleIndex(ctx)
-	return err
+// Close stops the index rebuilds, writes the queued search history and
+// stops the writer.
+func (s *Service) Close() {
+	s.stopRefresher()
+	s.hist.close()
 }
 
 // staleCheckEvery is how often a search asks the store whether another
 // process (the command-line scan) changed the catalogue.
 const staleCheckEvery = time.Second
 
-// titleIndex returns an index no older than the last change, rebuilding it
-// once (other searches wait for that one rebuild) when it is stale. Changes
-// made in this process mark it stale at once; changes made by another
-// process are noticed within staleCheckEvery.
+// titleIndex returns the index to search. Only a missing index is built
+// on the search's path; a stale one is served while the background
+// rebuild catches up (see refresher), or, when the service was not
+// started, rebuilt here. Changes made by another process (the
+// command-line scan) are noticed within staleCheckEvery.
 func (s *Service) titleIndex(ctx context.Context) (*titleIndex, error) {
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+	ix := s.index.Load()
+	if ix != nil && ix.changes >= s.changes.Load() && s.fresh(ctx, ix) {
 		return ix, nil
 	}
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	if ix := s.index.Load(); ix != nil && !s.dirty.Load() && s.fresh(ctx, ix) {
+	if ix != nil && s.kick() {
 		return ix, nil
 	}
-	s.dirty.Store(false)
-	ix, err := buildIndex(ctx, s.repo, s.now())
-	if err != nil {
-		s.dirty.Store(true)
-		return nil, fmt.Errorf("build the title index: %w", err)
-	}
-	s.index.Store(ix)
-	return ix, nil
+	return s.rebuild(ctx, s.changes.Load())
 }
 
 // fresh reports whether ix still matches the store, asking the store at
-// most once per staleCheckEvery.
+// most once per staleCheckEvery; a difference counts as a change.
 func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
 	now := s.now().UnixNano()
 	last := ix.checked.Load()
@@ -137,7 +138,7 @@ func (s *Service) fresh(ctx context.Context, ix *titleIndex) bool {
 		return true
 	}
 	if v != ix.version {
-		s.dirty.Store(true)
+		s.changes.Add(1)
 		return false
 	}
 	return true
@@ -149,10 +150,12 @@ type TitleMatch struct {
 	Alternatives []domain.Media
 }
 
-// ByTitle finds entries whose title, Russian title or original title
-// contains title, case-insensitively and ignoring punctuation, ё/е and
-// accents, best first (see titleIndex.search). typ, when set, keeps one
-// media type. Every search is logged in search_history.
+// ByTitle finds entries by title as people type it: the whole text inside
+// a title, case-insensitively and ignoring punctuation, ё/е and accents,
+// or its words in any order over the title, Russian title, original
+// title and year, in the other script, on the other keyboard layout or
+// with small typos; best first (see grade and titleIndex.rank). typ, when
+// set, keeps one media type. Every search is logged in search_history.
 func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, error) {
 	title = strings.TrimSpace(title)
 	switch {
@@ -167,9 +170,9 @@ func (s *Service) ByTitle(ctx context.Context, title, typ string) (TitleMatch, e
 	if err != nil {
 		return TitleMatch{}, err
 	}
-	total, ids := ix.search(textmatch.Normalize(title), typ, maxAlternatives+1)
+	total, ids := ix.search(title, typ, maxAlternatives+1)
 	s.hist.add(domain.SearchRecord{Query: strings.ToValidUTF8(title, "\uFFFD"), ResultsCount: total, At: s.now().UTC()})
-	entries, err := s.repo.ByIDs(ctx, ids)
+	entries, err := ix.cached.load(ctx, s.repo, ids)
 	if err != nil {
 		return TitleMatch{}, fmt.Errorf("load search results: %w", err)
 	}
@@ -200,7 +203,7 @@ func (q FilesQuery) filter() (domain.MediaFilter, error) {
 	if err != nil {
 		return domain.MediaFilter{}, err
 	}
-	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, TitleQuery: textmatch.Normalize(q.Text), Offset: q.Offset}
+	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, Offset: q.Offset}
 	if q.Limit != nil {
 		if *q.Limit < 0 || *q.Limit > maxPageLimit {
 			problems["limit"] = "must be between 0 and 1000 (leave it out for the whole catalogue)"
@@ -224,6 +227,9 @@ func (s *Service) Files(ctx context.Context, q FilesQuery) (Listing, error) {
 	f, err := q.filter()
 	if err != nil {
 		return Listing{}, err
+	}
+	if textmatch.Normalize(q.Text) != "" {
+		return s.searchFiles(ctx, q, f)
 	}
 	total, err := s.repo.Count(ctx, f)
 	if err != nil {
@@ -257,14 +263,13 @@ func resolveCategory(c string) (string, error) {
 // assistant and plugins): no match is an empty list, and these look-ups are
 // not written to search_history, which records what people searched for.
 func (s *Service) SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error) {
-	q := textmatch.Normalize(strings.TrimSpace(query))
-	if q == "" || limit <= 0 {
+	if textmatch.Normalize(query) == "" || limit <= 0 {
 		return nil, nil
 	}
 	ix, err := s.titleIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	_, ids := ix.search(q, "", min(limit, maxAlternatives+1))
-	return s.repo.ByIDs(ctx, ids)
+	_, ids := ix.search(query, "", min(limit, maxAlternatives+1))
+	return ix.cached.load(ctx, s.repo, ids)
 }

@@ -51,13 +51,7 @@ func (s *Service) fileEntry(ctx context.Context, id int64) (domain.Media, error)
 	if err != nil {
 		return domain.Media{}, err
 	}
-	if !m.HasFile() {
-		return domain.Media{}, domain.ErrNoFile
-	}
-	if m.Status == domain.StatusMissing {
-		return domain.Media{}, domain.ErrFileMissing
-	}
-	return m, nil
+	return m, playable(m)
 }
 
 // ContentType is the MIME type of a video container, by extension, as

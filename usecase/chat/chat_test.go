@@ -17,6 +17,8 @@ import (
 	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/apikey"
 	"mediateka/usecase/chat"
+	"mediateka/usecase/event"
+	"mediateka/usecase/notice"
 )
 
 const geminiKey = "AIzaSy-CHAT-TEST-KEY-0123456789"
@@ -269,4 +271,76 @@ func TestTheCallerReachesThePluginsWithTheLanguage(t *testing.T) {
 		assert.False(t, c.Admin)
 	}
 	assert.Equal(t, []string{"ru", "en", domain.DefaultLang, "ru", "en", "ru"}, langs)
+}
+
+// startNotices runs the real notice service on a bus until the test ends.
+// User 1000 watches the scan "probe": once it is told that "probe" ended,
+// every event published before has been handled.
+func startNotices(t *testing.T) (*notice.Service, *event.Bus) {
+	t.Helper()
+	svc, bus := notice.New(), event.New(nil)
+	l := bus.Listen(8)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = svc.Run(ctx, l); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	require.Eventually(t, func() bool { return svc.WatchScan(1000, "probe") }, time.Second, time.Millisecond)
+	return svc, bus
+}
+
+// What the chat owes a person (a scan they started has ended) opens their
+// next answer, once, whoever answers it; a failed answer loses nothing.
+func TestNoticesOpenTheNextAnswerOnce(t *testing.T) {
+	notices, bus := startNotices(t)
+	plugin := chainFunc(func(_ context.Context, msg string) (string, string) {
+		if msg == "plugin" {
+			return "ok", "p"
+		}
+		return "", ""
+	})
+	e := newEnv(t, plugin, chat.Options{Notices: notices})
+	user := domain.Caller{UserID: e.userID, Role: domain.RoleAdmin, Admin: true}
+	ask := func(msg string) (string, error) {
+		a, err := e.svc.Ask(context.Background(), chat.Request{Caller: user, Message: msg})
+		return a.Text, err
+	}
+	handled := func() {
+		bus.Publish(domain.ScanCompleted{ScanID: "probe", State: domain.JobCompleted})
+		require.Eventually(t, func() bool { return notices.Take(1000, "en") != "" }, time.Second, time.Millisecond)
+		require.True(t, notices.WatchScan(1000, "probe"))
+	}
+	require.True(t, notices.WatchScan(e.userID, "scan-1"))
+	bus.Publish(domain.ScanCompleted{ScanID: "scan-1", State: domain.JobCompleted, Added: 6})
+	handled()
+
+	e.fake.FailAll(503)
+	_, err := ask("model")
+	require.Error(t, err)
+	e.fake.FailAll(0)
+	e.fake.SetReply("answer")
+	got, err := ask("plugin")
+	require.NoError(t, err)
+	assert.Equal(t, "Scan finished: 6 added, 0 updated, 0 missing.\n\nok", got, "the failed answer did not take it")
+	got, err = ask("plugin")
+	require.NoError(t, err)
+	assert.Equal(t, "ok", got, "told once")
+
+	require.True(t, notices.WatchScan(e.userID, "scan-2"))
+	bus.Publish(domain.ScanCompleted{ScanID: "scan-2", State: domain.JobCompleted, Updated: 2})
+	handled()
+	e.fake.SetChunks(2)
+	var text strings.Builder
+	require.NoError(t, e.svc.Stream(context.Background(), chat.Request{Caller: user, Message: "модель"}, func(ev chat.Event) error {
+		text.WriteString(ev.Text)
+		return nil
+	}))
+	assert.Equal(t, "Сканирование закончено: добавлено: 0, обновлено: 2, пропало: 0.\n\nanswer", text.String(),
+		"streamed with the first piece, in the message's language")
+
+	require.True(t, notices.WatchScan(e.userID, "scan-3"))
+	bus.Publish(domain.ScanCompleted{ScanID: "scan-3", State: domain.JobCompleted})
+	handled()
+	a, err := e.svc.Ask(context.Background(), chat.Request{Message: "plugin"})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", a.Text, "a caller without an account is told nothing")
 }

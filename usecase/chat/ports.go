@@ -24,3 +24,11 @@ type Settings interface {
 type ActivityLog interface {
 	Add(ctx context.Context, a domain.Activity) error
 }
+
+// Notices are what the chat owes a person from earlier requests (a scan
+// started from the chat has ended). Take returns them in lang, one line
+// each, and forgets them; "" when there are none. The answer to the
+// person's next message starts with them.
+type Notices interface {
+	Take(userID int64, lang string) string
+}

@@ -47,6 +47,8 @@ type Options struct {
 	// Timeout bounds one exchange, plugins and model together.
 	Timeout time.Duration
 	Logger  *slog.Logger
+	// Notices, when set, are told at the start of a person's next answer.
+	Notices Notices
 }
 
 // Service is the chat use case.
@@ -137,7 +139,7 @@ func (s *Service) Ask(ctx context.Context, r Request) (Answer, error) {
 	ctx = withCaller(ctx, r.Caller, msg)
 	if answer, plugin := s.chain.Handle(ctx, msg); answer != "" {
 		s.record(ctx, r, msg, plugin, nil)
-		return Answer{Text: answer, HandledBy: plugin}, nil
+		return Answer{Text: s.withNotices(ctx, answer), HandledBy: plugin}, nil
 	}
 	text, err := s.model.Generate(ctx, s.prompt(ctx, msg, r.History))
 	if err != nil {
@@ -146,7 +148,27 @@ func (s *Service) Ask(ctx context.Context, r Request) (Answer, error) {
 		return Answer{}, err
 	}
 	s.record(ctx, r, msg, HandledByModel, nil)
-	return Answer{Text: text, HandledBy: HandledByModel, Model: s.model.Name()}, nil
+	return Answer{Text: s.withNotices(ctx, text), HandledBy: HandledByModel, Model: s.model.Name()}, nil
+}
+
+// notices takes what the chat owes the caller in ctx ("" for none, and for
+// a caller without an account, who cannot be told again).
+func (s *Service) notices(ctx context.Context) string {
+	c, _ := domain.CallerFrom(ctx)
+	if s.opt.Notices == nil || c.UserID == 0 {
+		return ""
+	}
+	return s.opt.Notices.Take(c.UserID, c.Lang)
+}
+
+// withNotices puts the caller's notices before an answer, a blank line
+// between. They are taken only once the answer is there, so a failed
+// answer loses none.
+func (s *Service) withNotices(ctx context.Context, answer string) string {
+	if n := s.notices(ctx); n != "" {
+		return n + "\n\n" + answer
+	}
+	return answer
 }
 
 // withCaller puts the caller into the context every plugin and the model

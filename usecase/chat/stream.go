@@ -42,7 +42,7 @@ func (s *Service) Stream(ctx context.Context, r Request, emit func(Event) error)
 	}
 	if answer, plugin := s.chain.Handle(ctx, msg); answer != "" {
 		s.record(ctx, r, msg, plugin, nil)
-		if err := emit(Event{Text: answer}); err != nil {
+		if err := emit(Event{Text: s.withNotices(ctx, answer)}); err != nil {
 			return err
 		}
 		return emit(Event{Done: true, HandledBy: plugin})
@@ -50,8 +50,23 @@ func (s *Service) Stream(ctx context.Context, r Request, emit func(Event) error)
 	if err := emit(Event{Status: StatusAskingModel}); err != nil {
 		return err
 	}
+	if err := s.streamModel(ctx, r, msg, emit); err != nil {
+		return err
+	}
+	return emit(Event{Done: true, HandledBy: HandledByModel, Model: s.model.Name()})
+}
+
+// streamModel passes the model's answer on piece by piece and records the
+// exchange. The caller's notices go out with the first piece: once the
+// client has that, it has them.
+func (s *Service) streamModel(ctx context.Context, r Request, msg string, emit func(Event) error) error {
 	var emitErr error
+	first := true
 	err := s.model.Stream(ctx, s.prompt(ctx, msg, r.History), func(chunk string) error {
+		if first {
+			first = false
+			chunk = s.withNotices(ctx, chunk)
+		}
 		emitErr = emit(Event{Text: chunk})
 		return emitErr
 	})
@@ -65,7 +80,7 @@ func (s *Service) Stream(ctx context.Context, r Request, emit func(Event) error)
 		return err
 	}
 	s.record(ctx, r, msg, HandledByModel, nil)
-	return emit(Event{Done: true, HandledBy: HandledByModel, Model: s.model.Name()})
+	return nil
 }
 
 // activityDetails is what the activity log keeps of an exchange: its size

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -52,4 +53,27 @@ func TestSlowListenerIsCutOffWithoutBlocking(t *testing.T) {
 	assert.Equal(t, 1, n, "the slow one got what fit, then its channel closed")
 	require.Len(t, fast.C(), 5)
 	assert.Equal(t, 1, b.Listeners())
+}
+
+func TestListenerSubscribesAgainAfterFallingBehind(t *testing.T) {
+	b := New(nil)
+	l := b.Listen(1)
+	b.Publish(domain.ScanStarted{ScanID: "1"})
+	b.Publish(domain.ScanStarted{ScanID: "lost"}) // the buffer is full: cut off
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan string, 4)
+	lost := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		l.Run(ctx, func(m Message) { got <- m.Event.(domain.ScanStarted).ScanID }, func() { lost <- struct{}{} })
+		close(done)
+	}()
+	assert.Equal(t, "1", <-got)
+	<-lost
+	require.Eventually(t, func() bool { return b.Listeners() == 1 }, time.Second, time.Millisecond)
+	b.Publish(domain.ScanStarted{ScanID: "2"})
+	assert.Equal(t, "2", <-got, "listening again after the cut")
+	cancel()
+	<-done
+	assert.Equal(t, 0, b.Listeners(), "Run closes its subscription when it ends")
 }

@@ -78,6 +78,7 @@ func (s *Service) Edit(ctx context.Context, id int64, p Patch) (domain.Media, er
 		return domain.Media{}, fmt.Errorf("edit media %d: %w", id, err)
 	}
 	s.changed()
+	s.settle(ctx)
 	return out, nil
 }
 

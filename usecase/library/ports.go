@@ -85,7 +85,10 @@ type Locker interface {
 }
 
 // ChangeListener hears that catalogue records were written, so caches such
-// as the title index can refresh.
+// as the title index can refresh. MediaChanged lets them catch up in
+// their own time; Settle brings them up to date now, so what a finished
+// scan or an edit wrote is found by the very next search.
 type ChangeListener interface {
 	MediaChanged()
+	Settle(ctx context.Context) error
 }

@@ -87,6 +87,7 @@ func (r *scanRun) scan() error {
 	} else if n > 0 {
 		r.s.changed()
 	}
+	r.s.settle(r.ctx)
 	return nil
 }
 

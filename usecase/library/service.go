@@ -154,3 +154,14 @@ func (s *Service) changed() {
 		s.opt.Listener.MediaChanged()
 	}
 }
+
+// settle brings the listener's caches up to date with what was written.
+// A failure only delays that: the caches catch up on their own later.
+func (s *Service) settle(ctx context.Context) {
+	if s.opt.Listener == nil {
+		return
+	}
+	if err := s.opt.Listener.Settle(ctx); err != nil && ctx.Err() == nil {
+		s.opt.Logger.Warn("library caches could not catch up", "err", err.Error())
+	}
+}

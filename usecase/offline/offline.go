@@ -1,52 +1,72 @@
 // Package offline is the built-in assistant that answers when no AI model is
 // configured (ai.provider "offline" or empty). It is honest about what it
-// is: every answer says that no model is configured. What it can do is real:
-// it pulls the likely title out of the question ("есть ли у меня Матрица?",
-// "do I have The Matrix"), searches the catalogue for it and lists what it
-// found with year, type and category, in the language of the question.
+// is: the first answer of a conversation says that no model is configured.
+// What it can do is real, and all of it comes from the catalogue: it finds
+// titles ("есть ли у меня Матрица?"), counts what a question narrows the
+// catalogue to ("сколько серий в Кухне?", "how many films are on Disk 2"),
+// suggests something to watch from categories, genres and years ("посоветуй
+// комедию", "what can I watch tonight"), lists the subtitle files of a film,
+// and answers a greeting or thanks in kind — in the language of the question.
 package offline
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"mediateka/domain"
 )
 
-// Catalog is the catalogue search the assistant needs: titles (any of
-// title, title_ru, title_orig) matching query, best matches first, at most
-// limit of them. Matching should be case-insensitive and Unicode-aware;
-// the media catalogue use case provides it. A nil Catalog means the
-// catalogue is not available, and the assistant says so.
-type Catalog interface {
-	SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error)
-}
-
-// DefaultLimit is how many titles one answer lists.
-const DefaultLimit = 10
+// Defaults of Options.
+const (
+	// DefaultLimit is how many titles one answer lists.
+	DefaultLimit = 10
+	// DefaultPicks is how many titles a recommendation suggests.
+	DefaultPicks = 3
+)
 
 // Options tune the assistant; zero values get the defaults.
 type Options struct {
 	Limit  int
+	Picks  int
 	Logger *slog.Logger
+	// Now is the clock; the day it tells varies the suggestions among
+	// equally good titles. nil means time.Now.
+	Now func() time.Time
+	// Roots lists the library folders with their disk names, so "on Disk
+	// 2" is read as a disk and not as a title. nil: no disks are known.
+	Roots func() []domain.Root
+	// Watching is the per-person watching state; nil until it exists (see
+	// the Watching port).
+	Watching Watching
 }
 
 // Model is the offline assistant, a domain.AIModel. It ignores the system
-// instruction and the history: it has no language model to follow them.
+// instruction (it has no language model to follow it) and reads the
+// history only to say its disclaimer once and to tell what it has already
+// suggested.
 type Model struct {
 	catalog Catalog
 	opt     Options
 }
 
-// New returns the assistant searching catalog (nil: no catalogue).
+// New returns the assistant over catalog (nil: no catalogue).
 func New(catalog Catalog, opt Options) *Model {
 	if opt.Limit <= 0 {
 		opt.Limit = DefaultLimit
 	}
+	if opt.Picks <= 0 {
+		opt.Picks = DefaultPicks
+	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Roots == nil {
+		opt.Roots = func() []domain.Root { return nil }
 	}
 	return &Model{catalog: catalog, opt: opt}
 }
@@ -57,7 +77,7 @@ func (m *Model) Name() string { return "offline" }
 // Generate answers p.Message from the catalogue. It fails only when ctx is
 // done; a catalogue error becomes a sentence saying the search failed.
 func (m *Model) Generate(ctx context.Context, p domain.Prompt) (string, error) {
-	lines, err := m.answer(ctx, p.Message)
+	lines, err := m.answer(ctx, p)
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +86,7 @@ func (m *Model) Generate(ctx context.Context, p domain.Prompt) (string, error) {
 
 // Stream emits the same answer as Generate, one line at a time.
 func (m *Model) Stream(ctx context.Context, p domain.Prompt, emit func(chunk string) error) error {
-	lines, err := m.answer(ctx, p.Message)
+	lines, err := m.answer(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -81,47 +101,51 @@ func (m *Model) Stream(ctx context.Context, p domain.Prompt, emit func(chunk str
 	return nil
 }
 
-func (m *Model) answer(ctx context.Context, message string) ([]string, error) {
-	q := parse(ctx, message)
-	t := textsIn(q.lang)
-	lines := []string{t.noModel}
-	switch {
-	case q.phrase == "":
-		return append(lines, t.askTitle), nil
-	case m.catalog == nil:
-		return append(lines, fmt.Sprintf(t.noCatalog, q.phrase)), nil
-	}
-	found, more, err := m.search(ctx, q)
+// answer is the reply's lines: what the question asks, then, in the first
+// answer of a conversation only, the sentence saying that no AI model is
+// configured.
+func (m *Model) answer(ctx context.Context, p domain.Prompt) ([]string, error) {
+	q := m.read(ctx, p)
+	lines, err := m.reply(ctx, q)
 	switch {
 	case ctx.Err() != nil:
 		return nil, domain.ErrAIUnavailable.Wrap(ctx.Err())
 	case err != nil:
-		m.opt.Logger.WarnContext(ctx, "offline assistant: catalogue search failed", "err", err)
-		return append(lines, fmt.Sprintf(t.failed, q.phrase)), nil
-	case len(found) == 0:
-		return append(lines, fmt.Sprintf(t.notFound, q.phrase)), nil
+		m.opt.Logger.WarnContext(ctx, "offline assistant: catalogue read failed", "err", err)
+		lines = []string{catalogFailed.In(q.lang)}
 	}
-	lines = append(lines, fmt.Sprintf(t.found, q.phrase))
-	for _, media := range found {
-		lines = append(lines, t.describe(media, q.lang))
-	}
-	if more {
-		lines = append(lines, t.more)
+	if !answeredBefore(p.History) {
+		lines = append(lines, noModel.In(q.lang))
 	}
 	return lines, nil
 }
 
-// search tries the query's terms best first and keeps the first that finds
-// anything; more reports that the catalogue had more than the limit.
-func (m *Model) search(ctx context.Context, q query) (found []domain.Media, more bool, err error) {
-	for _, term := range q.searchTerms() {
-		res, err := m.catalog.SearchTitles(ctx, term, m.opt.Limit+1)
-		if err != nil {
-			return nil, false, err
-		}
-		if len(res) > 0 {
-			return res[:min(len(res), m.opt.Limit)], len(res) > m.opt.Limit, nil
+// answeredBefore reports whether the history holds an earlier answer of
+// the assistant: the disclaimer was said in it.
+func answeredBefore(history []domain.ChatTurn) bool {
+	for _, t := range history {
+		if t.Role == domain.TurnModel || t.Role == domain.TurnAssistant {
+			return true
 		}
 	}
-	return nil, false, nil
+	return false
+}
+
+// reply answers what q asks.
+func (m *Model) reply(ctx context.Context, q question) ([]string, error) {
+	if q.intent.smallTalk() {
+		return smallTalk(q), nil
+	}
+	if m.catalog == nil {
+		return []string{noCatalogue(q)}, nil
+	}
+	switch q.intent {
+	case intentSubtitles:
+		return m.subtitles(ctx, q)
+	case intentCount:
+		return m.count(ctx, q)
+	case intentRecommend, intentList:
+		return m.suggest(ctx, q)
+	}
+	return m.search(ctx, q)
 }

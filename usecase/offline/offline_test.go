@@ -79,9 +79,9 @@ func TestNothingFoundAndNoTitle(t *testing.T) {
 	m := offline.New(newCatalog(t), offline.Options{})
 	out := ask(t, m, "есть ли у меня Титаник?")
 	assert.Contains(t, out, "По запросу «титаник» в каталоге ничего не нашлось")
-	out = ask(t, m, "привет")
+	out = ask(t, m, "есть ли у меня")
 	assert.Contains(t, out, "Напишите название фильма или сериала")
-	out = ask(t, m, "hello")
+	out = ask(t, m, "do I have")
 	assert.Contains(t, out, "Tell me the title")
 }
 
@@ -102,17 +102,38 @@ func TestWithoutCatalogueItSaysSoHonestly(t *testing.T) {
 	assert.Contains(t, out, "The media catalogue is not available yet")
 }
 
+// failingCatalog is a catalogue whose database does not answer.
 type failingCatalog struct{}
 
+var errLocked = errors.New("database is locked")
+
 func (failingCatalog) SearchTitles(context.Context, string, int) ([]domain.Media, error) {
-	return nil, errors.New("database is locked")
+	return nil, errLocked
+}
+func (failingCatalog) Files(context.Context, catalog.FilesQuery) (catalog.Listing, error) {
+	return catalog.Listing{}, errLocked
+}
+func (failingCatalog) Get(context.Context, int64) (catalog.Entry, error) {
+	return catalog.Entry{}, errLocked
+}
+func (failingCatalog) Facets(context.Context, catalog.FilesQuery, func(domain.MediaFacet) error) error {
+	return errLocked
+}
+func (failingCatalog) Entries(context.Context, []int64) ([]domain.Media, error) {
+	return nil, errLocked
+}
+func (failingCatalog) Subtitles(context.Context, int64) ([]catalog.Subtitle, error) {
+	return nil, errLocked
 }
 
 func TestCatalogueFailureIsSaidNotHidden(t *testing.T) {
 	m := offline.New(failingCatalog{}, offline.Options{})
-	out := ask(t, m, "do I have Dark")
-	assert.Contains(t, out, "could not search the catalogue")
-	assert.NotContains(t, out, "database is locked", "internals stay in the log")
+	for _, msg := range []string{"do I have Dark", "how many episodes of Dark", "what can I watch tonight", "how many films from 2010"} {
+		out := ask(t, m, msg)
+		assert.Contains(t, out, "could not read the catalogue", msg)
+		assert.NotContains(t, out, "database is locked", "internals stay in the log")
+	}
+	assert.Contains(t, ask(t, m, "thanks"), "You're welcome", "small talk needs no catalogue")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -129,7 +150,7 @@ func TestStreamEmitsTheSameAnswerLineByLine(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, ask(t, m, "матрица"), strings.Join(chunks, ""))
-	assert.Len(t, chunks, 4, "header, found line and two titles")
+	assert.Len(t, chunks, 4, "found line, two titles and the disclaimer")
 
 	stop := errors.New("client left")
 	err = m.Stream(context.Background(), domain.Prompt{Message: "матрица"}, func(string) error { return stop })
@@ -147,4 +168,22 @@ func TestAMessageWithoutWordsIsAnsweredInTheCallersLanguage(t *testing.T) {
 	out, err = m.Generate(ru, domain.Prompt{Message: "do I have Брат"})
 	require.NoError(t, err)
 	assert.Contains(t, out, "No AI model is configured", "the words of the question still decide")
+}
+
+// A category word that is part of a title is read as the title: "Star
+// Wars" is not "star" on the war shelf.
+func TestACategoryWordInsideATitleStaysInTheTitle(t *testing.T) {
+	db := sqlstoretest.New(t, textmatch.Normalize)
+	db.Movie("Star Wars", 1977, func(m *domain.Media) { m.TitleOrig, m.MainCategory = m.Title, "sci_fi" })
+	db.Movie("War Horse", 2011, func(m *domain.Media) { m.TitleOrig, m.MainCategory = m.Title, "war" })
+	svc := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{})
+	t.Cleanup(svc.Close)
+	m := offline.New(svc, offline.Options{})
+	out := ask(t, m, "how many Star Wars movies do I have?")
+	assert.Contains(t, out, "The catalogue has 1 movie matching “star wars”:\n• “Star Wars” (1977)")
+	assert.NotContains(t, out, "War Horse")
+	out = ask(t, m, "how many war movies")
+	assert.Contains(t, out, "The catalogue has 1 movie (War).\n• “War Horse” (2011)")
+	out = ask(t, m, "recommend something like Star Wars")
+	assert.Contains(t, out, "The catalogue has nothing like “Star Wars” (1977) (Science fiction).", "its shelf holds only itself")
 }

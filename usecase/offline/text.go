@@ -11,12 +11,9 @@ import (
 
 // phrases are the assistant's sentences in one language.
 type phrases struct {
-	noModel    string
-	noCatalog  string // %s: the phrase
 	askTitle   string
 	found      string // %s: the phrase
 	notFound   string // %s: the phrase
-	failed     string // %s: the phrase
 	more       string
 	missing    string
 	types      map[string]string
@@ -28,12 +25,9 @@ type phrases struct {
 // russianText and englishText are the assistant's two languages.
 var (
 	russianText = phrases{
-		noModel:   "AI-модель не настроена, поэтому отвечает встроенный офлайн-помощник: он умеет искать только по названиям в вашем каталоге. Администратор может подключить модель в настройке ai.provider.",
-		noCatalog: "Каталог медиатеки пока не подключён, поэтому поискать «%s» мне негде.",
-		askTitle:  "Напишите название фильма или сериала — например, «есть ли у меня Матрица», — и я поищу его в каталоге.",
+		askTitle:  "Напишите название фильма или сериала — например, «есть ли у меня Матрица», — и я поищу его в каталоге. Ещё я могу посчитать («сколько серий в Кухне») и посоветовать, что посмотреть («посоветуй комедию»).",
 		found:     "По запросу «%s» в каталоге нашлось:",
 		notFound:  "По запросу «%s» в каталоге ничего не нашлось. Попробуйте написать название иначе, например как в оригинале.",
-		failed:    "Не получилось поискать «%s» в каталоге: база сейчас не отвечает.",
 		more:      "…и это не всё: уточните название, чтобы сузить поиск.",
 		missing:   "файл сейчас недоступен",
 		types:     map[string]string{domain.MediaMovie: "фильм", domain.MediaSeries: "сериал", domain.MediaSeason: "сезон", domain.MediaEpisode: "серия"},
@@ -44,12 +38,9 @@ var (
 		},
 	}
 	englishText = phrases{
-		noModel:   "No AI model is configured, so the built-in offline assistant is answering: it can only search the titles of your catalogue. An administrator can set up a model with the ai.provider setting.",
-		noCatalog: "The media catalogue is not available yet, so I have nowhere to look for “%s”.",
-		askTitle:  "Tell me the title of a film or series — for example “do I have The Matrix” — and I will look for it in the catalogue.",
+		askTitle:  "Tell me the title of a film or series — for example “do I have The Matrix” — and I will look for it in the catalogue. I can also count (“how many episodes of Dark”) and suggest something to watch (“recommend a comedy”).",
 		found:     "The catalogue has this for “%s”:",
 		notFound:  "Nothing in the catalogue matches “%s”. Try another spelling, for example the original title.",
-		failed:    "I could not search the catalogue for “%s”: the database is not answering right now.",
 		more:      "…and there is more: give a more precise title to narrow it down.",
 		missing:   "file currently unavailable",
 		types:     map[string]string{domain.MediaMovie: "movie", domain.MediaSeries: "series", domain.MediaSeason: "season", domain.MediaEpisode: "episode"},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"mediateka/bench/loginflood"
+	"mediateka/bench/measure"
 )
 
 func main() {
@@ -29,7 +30,7 @@ func main() {
 	}
 	fmt.Printf("requests %d in %s; statuses %v\n", *n, res.Elapsed.Round(time.Millisecond), res.Statuses)
 	fmt.Printf("healthz during the flood: %d probes, p50 %s, max %s\n", len(res.Health),
-		loginflood.Percentile(res.Health, 50).Round(time.Microsecond), loginflood.Percentile(res.Health, 100).Round(time.Microsecond))
+		measure.Percentile(res.Health, 50).Round(time.Microsecond), measure.Percentile(res.Health, 100).Round(time.Microsecond))
 	if *pid > 0 {
 		fmt.Printf("server RSS: before %d MiB, peak %d MiB\n", res.RSSBeforeKiB/1024, res.RSSPeakKiB/1024)
 	}

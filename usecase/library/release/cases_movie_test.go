@@ -99,7 +99,7 @@ func movieCases() []parseCase {
 		{file: "Star.Wars.Episode.IV.A.New.Hope.1977.mkv",
 			want: Release{Title: "Star Wars Episode IV A New Hope", Year: 1977, MediaType: mv}, zero: "Episode"},
 		{file: "Apollo 13 - Director's Cut.mkv",
-			want: Release{Title: "Apollo 13 - Director's Cut", MediaType: mv}, zero: "Episode"},
+			want: Release{Title: "Apollo 13", MediaType: mv, Tags: []string{"Director's Cut"}}, zero: "Episode"},
 		{file: "Ocean's 11 - 2001.mkv",
 			want: Release{Title: "Ocean's 11", Year: 2001, MediaType: mv}, zero: "Episode"},
 		{file: "Live Free or Die Hard 4.0 (2007).mkv",

@@ -1,6 +1,10 @@
 package release
 
-import "strings"
+import (
+	"strings"
+
+	"mediateka/usecase/textmatch"
+)
 
 // marker is what one season/episode marker says.
 type marker struct {
@@ -29,7 +33,7 @@ func (p *parsed) findEpisodes() {
 		for j := i; j < i+n; j++ {
 			p.toks[j].kind = kEpisode
 		}
-		if p.marker < 0 && p.toks[i].group < 0 {
+		if p.marker < 0 && p.toks[i].group < 0 && (m.hasSeason || m.hasEpisode) {
 			p.marker = i
 		}
 		i += n - 1
@@ -65,10 +69,14 @@ func (p *parsed) episodeInTitle() {
 
 // markerAt reads a marker starting at token i and says how many tokens it used.
 func (p *parsed) markerAt(i int) (int, marker) {
-	low := p.low(i)
+	low := asciiMarker(p.low(i))
 	if m, ok := compactMarker(low); ok {
 		return 1, m
 	}
+	if m, ok := p.shortEpisode(i, low); ok {
+		return 1, m
+	}
+	low = p.low(i)
 	j := p.nextWord(i)
 	if j < 0 {
 		return 0, marker{}
@@ -76,22 +84,61 @@ func (p *parsed) markerAt(i int) (int, marker) {
 	next := p.low(j)
 	if isSeasonWord(low) || isEpisodeWord(low) {
 		a, b, ok := parseCount(next)
-		if !ok || p.toks[j].kind == kYear {
+		if !ok || p.toks[j].kind == kYear && !isSeasonWord(low) { // "Season 2011": a show numbered by year
 			return 0, marker{}
+		}
+		if isSeasonWord(low) && p.dashBetween(i, j) {
+			return 0, marker{} // "The Final Season - 16", "Monogatari Series - 04": the episode
 		}
 		return j - i + 1, countMarker(isSeasonWord(low), a, b)
 	}
 	a, b, ok := parseCount(low)
 	if !ok {
+		if !isSeasonWord(next) {
+			return 0, marker{}
+		}
+		if n, ok := textmatch.Ordinal(low); ok && n > 0 {
+			return j - i + 1, countMarker(true, n, n) // "Second Season", "Второй сезон"
+		}
 		return 0, marker{}
 	}
-	if next == "из" || next == "of" {
+	if isOfWord(next) {
 		return p.countOfTotal(i, j, a, b)
 	}
 	if !isSeasonWord(next) && !isEpisodeWord(next) {
 		return 0, marker{}
 	}
+	if a == b && a > 1 && isEpisodeCount(next) {
+		return j - i + 1, marker{} // "2 серии": how many, not which
+	}
 	return j - i + 1, countMarker(isSeasonWord(next), a, b)
+}
+
+// dashBetween reports a free-standing dash between tokens i and j.
+func (p *parsed) dashBetween(i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if p.toks[k].kind == kDash {
+			return true
+		}
+	}
+	return false
+}
+
+// isEpisodeCount reports the plural episode words that, after a single
+// number, count a film's parts ("2 серии", "5 серий") rather than name
+// one episode ("2 серия").
+func isEpisodeCount(low string) bool {
+	return low == "серии" || low == "серий" || low == "episodes" || low == "выпуски" || low == "serii"
+}
+
+// shortEpisode reads a one-digit "E5" right after a season marker: "S1
+// E5", "с1 е6". Alone, "E5" is too short to trust.
+func (p *parsed) shortEpisode(i int, low string) (marker, bool) {
+	if !p.hasSeason || p.hasEpisode || i == 0 || p.toks[i-1].kind != kEpisode || len(low) < 2 || low[0] != 'e' {
+		return marker{}, false
+	}
+	ep, rest, ok := leadingDigits(low[1:], 1, 4)
+	return episodeAt(ep), ok && rest == ""
 }
 
 // countOfTotal reads "1-15 из 15 серий": a range, "из", the total and an
@@ -103,7 +150,11 @@ func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
 		return 0, marker{}
 	}
 	w := p.nextWord(k)
-	if w < 0 || !isEpisodeWord(p.low(w)) {
+	switch {
+	case w >= 0 && isEpisodeWord(p.low(w)):
+	case p.toks[k].num >= int32(b) && p.toks[k].num > 1 && (w < 0 || p.toks[w].kind == kJunk):
+		w = k // "[01-20 из 20]", "10 из 10"
+	default:
 		return 0, marker{}
 	}
 	if p.total == 0 {
@@ -115,7 +166,7 @@ func (p *parsed) countOfTotal(i, j, a, b int) (int, marker) {
 // countMarker turns "Season 2" or "Серии 1-8" into a marker.
 func countMarker(season bool, a, b int) marker {
 	if season {
-		return marker{season: a, hasSeason: a <= 99}
+		return marker{season: a, hasSeason: a <= 99 || a >= 1900 && a <= 2100}
 	}
 	return marker{episode: a, end: b, hasEpisode: true}
 }
@@ -124,7 +175,7 @@ func countMarker(season bool, a, b int) marker {
 // and returns the index of the last token it used.
 func (p *parsed) episodeTotal(i int) int {
 	j := p.nextWord(i)
-	if j < 0 || (p.low(j) != "из" && p.low(j) != "of") {
+	if j < 0 || !isOfWord(p.low(j)) {
 		return i
 	}
 	k := p.nextWord(j)
@@ -164,91 +215,16 @@ func (p *parsed) nextWord(i int) int {
 	return -1
 }
 
-// compactMarker reads one-token markers: S01E02, S01E01-E08, S01E01E02, S01,
-// S01-S03, 1x02, 01x01-08, E05, E01-E08, EP05.
-func compactMarker(s string) (marker, bool) {
-	if len(s) < 2 {
-		return marker{}, false
-	}
-	if s[0] == 's' && isDigit(s[1]) {
-		return seasonEpisode(s[1:])
-	}
-	if s[0] == 'e' {
-		rest, lo := s[1:], 2
-		if strings.HasPrefix(rest, "p") {
-			rest, lo = rest[1:], 1
-		}
-		ep, rest, ok := leadingDigits(rest, lo, 4)
-		if !ok {
-			return marker{}, false
-		}
-		return withRange(marker{episode: ep, end: ep, hasEpisode: true}, rest)
-	}
-	season, rest, ok := leadingDigits(s, 1, 2)
-	if !ok || rest == "" || rest[0] != 'x' {
-		return marker{}, false
-	}
-	ep, rest, ok := leadingDigits(rest[1:], 1, 3)
-	if !ok {
-		return marker{}, false
-	}
-	return withRange(marker{season: season, hasSeason: true, episode: ep, end: ep, hasEpisode: true}, rest)
-}
-
-// seasonEpisode reads what follows the "s" of S01E02 and friends.
-func seasonEpisode(s string) (marker, bool) {
-	season, rest, ok := leadingDigits(s, 1, 2)
-	if !ok {
-		return marker{}, false
-	}
-	m := marker{season: season, hasSeason: true}
-	switch {
-	case rest == "":
-		return m, true
-	case rest[0] == '-': // a season range: S01-S03, S01-03
-		_, tail, ok := leadingDigits(strings.TrimPrefix(rest[1:], "s"), 1, 2)
-		return m, ok && tail == ""
-	case rest[0] != 'e':
-		return marker{}, false
-	}
-	ep, rest, ok := leadingDigits(rest[1:], 1, 4)
-	if !ok {
-		return marker{}, false
-	}
-	m.episode, m.end, m.hasEpisode = ep, ep, true
-	return withRange(m, rest)
-}
-
-// withRange reads the end of an episode range: -E08, -08, E02, -EP08.
-func withRange(m marker, rest string) (marker, bool) {
-	if rest == "" {
-		return m, true
-	}
-	rest = strings.TrimPrefix(rest, "-")
-	if strings.HasPrefix(rest, "ep") {
-		rest = rest[2:]
-	} else {
-		rest = strings.TrimPrefix(rest, "e")
-	}
-	end, tail, ok := leadingDigits(rest, 1, 4)
-	if !ok || tail != "" {
-		return marker{}, false
-	}
-	if end > m.episode {
-		m.end = end
-	}
-	return m, true
-}
-
 // parseCount reads the number next to a season or episode word: "2",
-// "1-8", "2-й", "2-ой".
+// "1-8", "2-й", "2-ой", "№9".
 func parseCount(s string) (a, b int, ok bool) {
+	s = strings.TrimPrefix(s, "№")
 	a, rest, ok := leadingDigits(s, 1, 4)
 	if !ok {
 		return 0, 0, false
 	}
 	switch rest {
-	case "", "-й", "й", "-ой", "-ий", "-ый", "-я", "я", "-ая", "th", "st", "nd", "rd":
+	case "", "-й", "й", "-ой", "-ий", "-ый", "-я", "я", "-ая", "-го", "го", "-ого", "th", "st", "nd", "rd":
 		return a, a, true
 	}
 	if rest[0] != '-' {
@@ -261,18 +237,27 @@ func parseCount(s string) (a, b int, ok bool) {
 	return a, max(a, b), true
 }
 
+// isSeasonWord knows "season" in English, Russian (also transliterated and
+// abbreviated), French, German and Spanish, and the British "series".
 func isSeasonWord(low string) bool {
 	switch low {
-	case "season", "seasons", "сезон", "сезона", "сезоны", "сезонов":
+	case "season", "seasons", "series", "сезон", "сезона", "сезоны", "сезонов", "сез",
+		"sezon", "sezona", "sezony", "saison", "staffel", "temporada":
 		return true
 	}
 	return false
 }
 
+// isEpisodeWord knows "episode" and its Russian, transliterated and
+// abbreviated kin ("серия", "seriya", "сер.", "выпуск").
 func isEpisodeWord(low string) bool {
 	switch low {
-	case "episode", "episodes", "ep", "серия", "серии", "серий", "эпизод", "эпизоды", "эп", "выпуск", "выпуски":
+	case "episode", "episodes", "ep", "серия", "серии", "серий", "сер", "эпизод", "эпизоды", "эп", "выпуск", "выпуски",
+		"seria", "seriya", "serija", "seriia", "serii", "epizod", "vypusk", "серія", "серії", "episodio", "folge":
 		return true
 	}
 	return false
 }
+
+// isOfWord is the "of" of "1 of 10", "1 из 10".
+func isOfWord(low string) bool { return low == "из" || low == "of" || low == "iz" }

@@ -14,6 +14,8 @@ type folders struct {
 	season   *parsed // nearest of the two lowest folders with a season
 	series   *parsed // the folder that names the series of that season
 	nearest  *parsed // the file's own folder, when it names a work
+	shelf    bool    // a folder above the file's own holds series ("TV", "Сериалы")
+	movies   bool    // a folder above the file's own holds movies ("Movies", "Фильмы")
 }
 
 // readFolders reads the parents, nearest first. Only the lowest levels are
@@ -24,13 +26,20 @@ type folders struct {
 func readFolders(parents []string, maxYear int) folders {
 	f := folderReader{names: parents[:min(len(parents), maxParents)], maxYear: maxYear}
 	var d folders
-	for i := range f.names {
-		if d.category = f.category(i); d.category != "" {
-			break
+	for i := 0; i < len(f.names) && (d.category == "" || !d.shelf && !d.movies); i++ {
+		if i > 0 && !d.shelf && !d.movies {
+			d.shelf, d.movies = shelfOf(f.names[i])
+		}
+		if d.category == "" {
+			d.category = f.category(i)
 		}
 	}
-	if f.named(0) {
-		d.nearest = f.read(0)
+	own := 0
+	if len(f.names) > 1 && isPartFolder(f.names[0]) {
+		own = 1 // "Movie (2011)/CD1/movie.cd1.avi"
+	}
+	if f.named(own) {
+		d.nearest = f.read(own)
 	}
 	for i := 0; i < 2 && i < len(f.names); i++ {
 		if !maySeason(f.names[i]) || !f.read(i).hasSeason {
@@ -128,15 +137,20 @@ func categoryFor(name string) string {
 	}), " "))
 }
 
-// isGeneric lists shelf folders that name no work.
+// isGeneric lists shelf folders that name no work: generic words and the
+// index folders of an alphabetical library ("A", "Б", "0-9", "#", "А-Г").
 func isGeneric(name string) bool {
+	if isIndexName(name) {
+		return true
+	}
 	var buf [shortName]byte
 	switch string(lowerShort(&buf, name)) {
 	case "movies", "movie", "films", "film", "фильмы", "фильм", "кино", "кинофильмы",
 		"сериалы", "сериал", "series", "tv", "tv series", "serials", "мультсериалы",
 		"video", "videos", "видео", "media", "медиа", "downloads", "download", "загрузки",
 		"torrents", "торренты", "complete", "new", "новое", "extras", "bonus", "бонусы",
-		"featurettes", "subs", "subtitles", "sample", "video_ts", "bdmv", "stream":
+		"featurettes", "subs", "subtitles", "sample", "samples", "video_ts", "bdmv", "stream",
+		"trailers", "behind the scenes", "deleted scenes", "interviews", "shorts":
 		return true
 	}
 	return false
@@ -186,4 +200,28 @@ func fold(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// isIndexName reports a name that only indexes a shelf: one letter, digit
+// or sign ("A", "Б", "#"), or a range of them ("0-9", "А-Г", "A - C").
+func isIndexName(name string) bool {
+	var rs [4]rune
+	n := 0
+	for _, r := range name {
+		if r == ' ' {
+			continue
+		}
+		if n == len(rs) {
+			return false
+		}
+		rs[n] = r
+		n++
+	}
+	switch n {
+	case 1:
+		return isAlnum(rs[0]) || strings.ContainsRune("#!&@~_", rs[0])
+	case 3:
+		return rs[1] == '-' && isAlnum(rs[0]) && isAlnum(rs[2])
+	}
+	return false
 }

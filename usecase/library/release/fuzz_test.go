@@ -18,10 +18,17 @@ func allCases() []parseCase {
 
 // FuzzParse feeds arbitrary file and folder names (folders joined by "/")
 // and checks the parser never panics, returns valid UTF-8, keeps years in
-// range and is deterministic.
+// range and is deterministic. The seeds are the table cases and every row
+// of the accuracy table.
 func FuzzParse(f *testing.F) {
 	for _, c := range allCases() {
 		f.Add(c.file, strings.Join(c.parents, "/"))
+	}
+	for _, r := range loadNameRows(f) {
+		f.Add(r.name, strings.Join(r.parents, "/"))
+	}
+	for _, name := range edgeSeeds() {
+		f.Add(name, "Show.S01E01.720p-GRP/Season 1/TV")
 	}
 	f.Fuzz(func(t *testing.T, file, dirs string) {
 		var parents []string
@@ -35,6 +42,21 @@ func FuzzParse(f *testing.F) {
 			assert.Len(t, lowerSameLen(file), len(file), "lower case moved offsets")
 		}
 	})
+}
+
+// edgeSeeds are names at the edges of the newer rules: runs and glued
+// words that stop mid-way, sites and brackets that never close, typo'd
+// years, lone signs and hyphen-joined names.
+func edgeSeeds() []string {
+	return []string{
+		"S2014E18E19E20E21E22E23E24E25E26E27", "S01E01-02-03-04-05-06-07-08-09", "S013", "S0130E", "Sxe1",
+		"1of", "12of", "1of6of7", "Season", "Season1x", "Серия", "с01е", "е5", "05х", "№", "# - №1",
+		"www.", "www.a.b -", "[ www.", "a.co_", "Kinozal.tv -", "[", "(((2019", "[402", "[03] [04]",
+		"20113-", "20113-2", "19999-1900", "2006гг.", "2011-1", "-2019", "0-9", "#", "А-Я",
+		"a-s01e01-b-c", "-s01e01-", "--", "01-", "-01", "1-05-", "Show - 01-", "Show S2 - ", "Show S2 (2019) -",
+		"11 Большой", "12 The", "The Limited", "THE PROPER", "Ford против Ferrari Ford v", "Prada Prada Prada",
+		"hp309", "grp-", "-grp", "c48db7d2e1", "VIDEO_TS", "movie", "CD1", "Disc 01",
+	}
 }
 
 // benchNames are typical names, with their folders, in the mix a library

@@ -3,6 +3,7 @@ package release
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -16,18 +17,28 @@ const (
 
 // normalize turns a raw name into the single-spaced form the tokenizer reads:
 // valid UTF-8 in NFC (macOS writes names decomposed), the video extension of a
-// file dropped, underscores and (in dotted scene names) dots turned into
-// spaces, every dash variant written as '-', control and format characters gone.
+// file and a leading site name ("www.site.org - ") dropped, underscores and
+// word-separating dots turned into spaces, every dash variant written as '-',
+// control and format characters gone.
 func normalize(name string, file bool) string {
 	if len(name) > maxNameBytes {
 		name = name[:maxNameBytes]
 	}
-	name = norm.NFC.String(strings.ToValidUTF8(name, ""))
+	if !isASCII(name) { // ASCII is valid UTF-8 in NFC already
+		name = norm.NFC.String(strings.ToValidUTF8(name, ""))
+	}
 	if file {
 		name = stripExt(name)
 	}
-	replaceDots := dotsAreSpaces(name)
-	if isClean(name, replaceDots) {
+	name = stripSite(name)
+	if file {
+		name = spacePartSuffix(name)
+	}
+	if dashJoined(name) {
+		name = strings.ReplaceAll(name, "-", " ")
+	}
+	dotted := dotsAreSpaces(name)
+	if isClean(name) {
 		return name
 	}
 	var b strings.Builder
@@ -35,8 +46,8 @@ func normalize(name string, file bool) string {
 	space := true // drops leading spaces and collapses runs
 	for i, r := range name {
 		switch {
-		case r == '_' || unicode.IsSpace(r) || unicode.IsControl(r),
-			r == '.' && replaceDots && !keepDot(name, i):
+		case r == '_' || r == ' ' || r < 0x20 || r >= 0x7f && (unicode.IsSpace(r) || unicode.IsControl(r)),
+			r == '.' && dotSeparates(name, i, dotted):
 			if !space {
 				b.WriteByte(' ')
 				space = true
@@ -58,7 +69,7 @@ func normalize(name string, file bool) string {
 
 // isClean reports whether normalize would leave name as it is, which is
 // the common case and saves building a copy.
-func isClean(name string, replaceDots bool) bool {
+func isClean(name string) bool {
 	if name == "" || name[0] == ' ' || name[len(name)-1] == ' ' {
 		return name == ""
 	}
@@ -68,7 +79,7 @@ func isClean(name string, replaceDots bool) bool {
 			if name[i+1] == ' ' {
 				return false
 			}
-		case r == '_' || r == '.' && replaceDots || r < 0x20 || r == 0x7f:
+		case r == '_' || r == '.' || r < 0x20 || r == 0x7f:
 			return false
 		case r >= 0x80 && (unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
 			r == '\uFFFD' || isDashVariant(r)):
@@ -98,13 +109,29 @@ func stripExt(name string) string {
 	return name
 }
 
-// dotsAreSpaces reports whether dots separate words, as in scene names
-// (The.Matrix.1999), rather than sit inside a spaced title (House M.D.).
+// dashJoined reports a name whose words are joined by hyphens alone, as
+// some groups name files ("series-s09e14-1080p"): no space, dot or
+// underscore, and one of the parts is a season/episode marker.
+func dashJoined(s string) bool {
+	if strings.ContainsAny(s, " ._") || strings.Count(s, "-") < 2 {
+		return false
+	}
+	for part := range strings.SplitSeq(s, "-") {
+		if _, ok := compactMarker(asciiMarker(strings.ToLower(part))); ok && part != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// dotsAreSpaces reports whether dots separate words everywhere, as in scene
+// names (The.Matrix.1999, show_name_2005.8x12), rather than only between
+// words of a spaced name (As Good as It Gets.1997.HDRip, House M.D.).
 func dotsAreSpaces(s string) bool {
 	dots, spaces := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case ' ', '_':
+		case ' ':
 			spaces++
 		case '.':
 			if i > 0 && i < len(s)-1 && s[i-1] != '.' && s[i+1] != '.' && s[i-1] != ' ' && s[i+1] != ' ' {
@@ -114,6 +141,57 @@ func dotsAreSpaces(s string) bool {
 	}
 	return dots > 0 && dots >= spaces
 }
+
+// dotSeparates reports whether the dot at i separates two words. In a
+// dotted name every dot does; in a spaced one only a dot between two
+// letters or digits ("Gets.1997.HDRip"), so "Mr. Smith" and "Vol. 1" keep
+// theirs. Either way a dot stays in H.264, DD5.1 and decimals (4.0, 5.1)
+// and between single letters (L.A., S.H.I.E.L.D).
+func dotSeparates(s string, i int, dotted bool) bool {
+	if keepDot(s, i) {
+		return false
+	}
+	prev, pw := utf8.DecodeLastRuneInString(s[:i])
+	next, nw := utf8.DecodeRuneInString(s[i+1:])
+	if !isAlnum(prev) || !isAlnum(next) {
+		return dotted
+	}
+	if isDigit(s[i-1]) && isDigit(s[i+1]) {
+		return !shortRun(s, i-1, -1) || !shortRun(s, i+1, 1)
+	}
+	return !(isLetter(prev) && isLetter(next) && singleLetter(s, i-pw, -1) && singleLetter(s, i+1+nw-1, 1))
+}
+
+// shortRun reports whether the digit run through s[i], walking in
+// direction dir, has one or two digits and is not part of a longer word.
+func shortRun(s string, i, dir int) bool {
+	n := 0
+	for i >= 0 && i < len(s) && isDigit(s[i]) {
+		n++
+		i += dir
+	}
+	return n <= 2 && (i < 0 || i >= len(s) || !isASCIILetter(s[i]))
+}
+
+// singleLetter reports whether the letter ending (dir -1) or starting
+// (dir 1) at byte i stands alone between separators, as in L.A.
+func singleLetter(s string, i, dir int) bool {
+	var r rune
+	if dir < 0 {
+		if i <= 0 {
+			return true
+		}
+		r, _ = utf8.DecodeLastRuneInString(s[:i])
+	} else {
+		if i+1 >= len(s) {
+			return true
+		}
+		r, _ = utf8.DecodeRuneInString(s[i+1:])
+	}
+	return r == '.' || r == ' ' || r == '_' || r == '-' || r == '(' || r == '[' || r == ')' || r == ']'
+}
+
+func isAlnum(r rune) bool { return isLetter(r) || unicode.IsDigit(r) }
 
 // keepDot reports whether the dot at i belongs to a tag that needs it:
 // H.264/H.265 and audio channel counts such as DD5.1 or AAC2.0.
@@ -168,4 +246,31 @@ func leadingDigits(s string, lo, hi int) (int, string, bool) {
 		return 0, s, false
 	}
 	return atoi(s[:n]), s[n:], true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// spacePartSuffix splits a disc part glued to the title by a hyphen,
+// "memento-cd1", so the part reads as a tag and not as the title's end.
+func spacePartSuffix(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 || len(name)-i > 7 {
+		return name
+	}
+	var buf [8]byte
+	low := buf[:0]
+	for j := i + 1; j < len(name); j++ {
+		low = append(low, name[j]|0x20)
+	}
+	if partTag(string(low)) == "" {
+		return name
+	}
+	return name[:i] + " " + name[i+1:]
 }

@@ -30,7 +30,8 @@ type parsed struct {
 }
 
 // parseName runs the stages on one name: normalise, tokenize, tag,
-// season/episode markers, title start, year, title end, titles.
+// season/episode markers, title start, weak tags, year, title end, bare
+// episode numbers, titles (see README.md).
 func parseName(name string, file bool, maxYear int) *parsed {
 	p := &parsed{yearIdx: -1, marker: -1, episodeWord: -1, lead: -1, trail: -1}
 	p.norm = normalize(name, file)
@@ -38,14 +39,15 @@ func parseName(name string, file bool, maxYear int) *parsed {
 	p.classify()
 	p.findEpisodes()
 	p.findTitleStart()
+	p.resolveWeak()
 	p.chooseYear()
 	p.episodeInTitle()
 	p.findTitleEnd()
 	p.lostFilmSeason()
-	p.numberedEpisode()
+	p.bareEpisode(file)
 	p.buildTitles(p.start, p.end)
 	p.findEpisodeTitle()
-	if file && isDiscFile(p.norm) {
+	if (file && isDiscFile(p.norm)) || isIndexName(p.norm) {
 		p.titleRu, p.titleOrig, p.titleRaw, p.translit = "", "", "", false
 	}
 	return p
@@ -75,8 +77,11 @@ func (p *parsed) display() string {
 // contextEpisode makes a bare number the episode number once a season
 // context says the file is an episode: the leading number of
 // "Сезон 1/05 Прослушка.mkv", or the padded one ending
-// "Season 01/Breaking Bad 03.mkv".
-func (p *parsed) contextEpisode() {
+// "Season 01/Breaking Bad 03.mkv". Three or four digits that start with
+// the season's own number glue the season to the episode: "Season 3/307.avi"
+// is episode 7. Else a number right after the series' title is the episode:
+// "Bleach/Season 1/Bleach 125.mkv", "Friends/Season 1/friends.101.dvdrip".
+func (p *parsed) contextEpisode(season int, series *parsed) {
 	if p.hasEpisode {
 		return
 	}
@@ -84,16 +89,22 @@ func (p *parsed) contextEpisode() {
 	if k < 0 || k >= p.end {
 		k = p.trail
 	}
+	if (k < 0 || k >= p.end) && series != nil {
+		k = p.numberAfterName(series)
+	}
 	if k < 0 || k >= p.end {
 		return
 	}
 	n := int(p.toks[k].num)
+	if d := len(p.core(k)); (d == 3 || d == 4) && season > 0 && n/100 == season && n%100 > 0 {
+		n %= 100
+	}
 	p.episode, p.episodeEnd, p.hasEpisode = n, n, true
 	p.toks[k].kind = kEpisode
 	if k == p.lead {
 		p.start = max(p.start, p.skipSeparators(k+1))
 	} else {
-		p.end = k
+		p.end = min(p.end, k)
 	}
 	p.buildTitles(p.start, p.end)
 }

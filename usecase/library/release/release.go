@@ -7,6 +7,7 @@
 package release
 
 import (
+	"strings"
 	"time"
 
 	"mediateka/domain"
@@ -77,11 +78,8 @@ func Parse(fileName string, parents []string) Release {
 // than a few hundred bytes are cut first, so the work per name is bounded.
 func ParseAt(fileName string, parents []string, now time.Time) Release {
 	maxYear := now.Year() + 1
-	f := parseName(fileName, true, maxYear)
 	dirs := readFolders(parents, maxYear)
-	if f.hasSeason || dirs.season != nil {
-		f.contextEpisode()
-	}
+	f := inFolders(parseName(fileName, true, maxYear), &dirs)
 	r := fromParsed(f)
 	r.Category = dirs.category
 	if f.hasSeason || f.hasEpisode || dirs.season != nil {
@@ -96,6 +94,30 @@ func ParseAt(fileName string, parents []string, now time.Time) Release {
 		r.Title = r.SeriesTitle
 	}
 	return r
+}
+
+// inFolders reads the file's name again in the light of its folders: a
+// generic or obfuscated name gives way to the folder's, a season folder or
+// the series' own folder makes a bare number the episode. It returns the
+// parse to use, which is the folder's own for an obfuscated file.
+func inFolders(f *parsed, dirs *folders) *parsed {
+	d := dirs.nearest
+	if d != nil && f.year == 0 && isGenericTitle(f.display()) {
+		f.titleRu, f.titleOrig, f.titleRaw, f.translit = "", "", "", false // "movie.mkv"
+	}
+	f = fromReleaseFolder(f, d)
+	switch {
+	case f.hasSeason:
+		f.contextEpisode(f.season, dirs.series)
+	case dirs.season != nil:
+		f.contextEpisode(dirs.season.season, dirs.series)
+	case d == nil:
+	case f.partInFolder(d, *dirs), f.folderEpisode(d, *dirs):
+		dirs.series = d
+	default:
+		f.seasonBeforeNumber(d)
+	}
+	return f
 }
 
 // fromParsed copies what the file name alone says.
@@ -122,8 +144,8 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 		}
 	}
 	series := dirs.series
-	if series == nil && f.display() == "" {
-		series = dirs.nearest
+	if series == nil && dirs.nearest != nil && (f.display() == "" || startsWithTitle(f, dirs.nearest)) {
+		series = dirs.nearest // "Tea Club (2014)/Tea Club - 07.mkv"
 	}
 	if series == nil {
 		r.SeriesTitle = f.display()
@@ -159,6 +181,7 @@ func fillMovie(r *Release, f *parsed, dirs folders) {
 		return
 	}
 	if !sameTitle(f, d) {
+		russianFromFolder(r, f, d)
 		return
 	}
 	if r.Year == 0 {
@@ -170,6 +193,33 @@ func fillMovie(r *Release, f *parsed, dirs folders) {
 	if r.TitleOrig == "" && !r.Translit {
 		r.TitleOrig = d.titleOrig
 	}
+}
+
+// russianFromFolder lends a movie folder's Russian title to a file of the
+// same year that names the film only in Latin letters: transliterated
+// ("Джентльмены удачи (1971)/Dzhentlmeny.udachi.1971.DVDRip.avi") or
+// abbreviated ("Терминатор 2 Судный день (1991)/T2.1991.BDRip.mkv"). A
+// real original ("Аватар (2009)/Avatar.2009.mkv") keeps its own title. The
+// file's Latin title stays the original unless it is transliterated or the
+// folder has an original of its own.
+func russianFromFolder(r *Release, f, d *parsed) {
+	if r.Year == 0 || r.Year != d.year || f.titleRu != "" || d.titleRu == "" {
+		return
+	}
+	if translitOf(f.display(), d.titleRu) {
+		r.Translit = true
+	} else if !r.Translit && !abbreviated(f.display()) {
+		return
+	}
+	r.TitleRu = d.titleRu
+	if r.Translit || d.titleOrig != "" {
+		r.TitleOrig, r.Translit = d.titleOrig, false
+	}
+}
+
+// abbreviated reports a title too short to be one: "T2", "LotR", "hp3".
+func abbreviated(t string) bool {
+	return len(t) <= 4 && !strings.ContainsRune(t, ' ')
 }
 
 func firstNonEmpty(s ...string) string {

@@ -77,11 +77,23 @@ func assertSane(t *testing.T, r Release, now time.Time) {
 		assert.LessOrEqual(t, r.Year, now.Year()+1)
 	}
 	assert.GreaterOrEqual(t, r.Season, 0)
+	assert.LessOrEqual(t, r.Season, 2100, "a season is a number or a year")
 	assert.GreaterOrEqual(t, r.Episode, 0)
+	assert.LessOrEqual(t, r.EpisodeEnd, 9999)
 	assert.GreaterOrEqual(t, r.EpisodeEnd, r.Episode)
 	assert.Contains(t, []string{domain.MediaMovie, domain.MediaEpisode}, r.MediaType)
 	if r.Season > 0 {
 		assert.True(t, r.HasSeason)
+	}
+	if r.MediaType == domain.MediaMovie {
+		assert.False(t, r.HasSeason, "a movie has no season")
+		assert.Zero(t, r.Episode, "a movie has no episode")
+	}
+	for _, s := range []string{r.Title, r.TitleRu, r.TitleOrig, r.SeriesTitle, r.EpisodeTitle} {
+		assert.Equal(t, strings.TrimSpace(s), s, "untrimmed title %q", s)
+	}
+	if r.Title == "" {
+		assert.Empty(t, r.TitleRu+r.TitleOrig, "titles without a display title")
 	}
 }
 

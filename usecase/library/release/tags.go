@@ -22,7 +22,7 @@ func lookupTag(low string) (cat junkCat, canon string, weak bool) {
 		return catQuality, q, false
 	}
 	if s := sourceFor(low); s != "" {
-		return catSource, s, low == "web" || low == "bd"
+		return catSource, s, weakSource(low)
 	}
 	if c := codecFor(low); c != "" {
 		return catCodec, c, false
@@ -94,12 +94,34 @@ func sourceFor(low string) string {
 		return "SATRip"
 	case "iptvrip":
 		return "IPTVRip"
-	case "camrip":
+	case "camrip", "cam-rip", "cam", "hdcam":
 		return "CAMRip"
-	case "telesync":
+	case "telesync", "ts", "hdts", "hd-ts", "tsrip":
 		return "TS"
+	case "telecine", "tc", "hdtc":
+		return "TC"
+	case "pdtv", "dsr", "dsrip", "sdtv", "dthrip", "dvbrip":
+		return "TVRip"
+	case "ppv", "ppvrip":
+		return "PPV"
+	case "vodrip", "vod":
+		return "VODRip"
+	case "r5", "r6":
+		return "R5"
+	case "hddvd", "hd-dvd", "hddvdrip":
+		return "HDDVD"
 	}
 	return ""
+}
+
+// weakSource reports the source words that are also ordinary words or
+// too short to trust alone: they count in capitals or next to another tag.
+func weakSource(low string) bool {
+	switch low {
+	case "web", "bd", "cam", "ts", "tc", "dsr", "ppv", "vod":
+		return true
+	}
+	return false
 }
 
 // discSource names the sources read from a disc or tape.
@@ -111,14 +133,16 @@ func discSource(low string) string {
 		return "BDRip"
 	case "brrip":
 		return "BRRip"
-	case "bdremux", "remux", "bd-remux":
+	case "bdremux", "remux", "bd-remux", "bd25", "bd50":
 		return "BDRemux"
-	case "dvdrip", "dvd-rip":
+	case "dvdrip", "dvd-rip", "dvdivx", "dvdxvid":
 		return "DVDRip"
 	case "dvd", "dvd5", "dvd9", "dvdr":
 		return "DVD"
-	case "dvdscr", "screener":
+	case "dvdscr", "screener", "scr", "dvdscreener":
 		return "DVDScr"
+	case "uhdrip", "uhd-rip":
+		return "UHDRip"
 	case "vhsrip":
 		return "VHSRip"
 	}
@@ -132,9 +156,9 @@ func codecFor(low string) string {
 		return "x264"
 	case "x265":
 		return "x265"
-	case "h264", "h.264":
+	case "h264", "h.264", "x.264":
 		return "H.264"
-	case "h265", "h.265":
+	case "h265", "h.265", "x.265":
 		return "H.265"
 	case "hevc":
 		return "HEVC"
@@ -142,7 +166,7 @@ func codecFor(low string) string {
 		return "AVC"
 	case "xvid":
 		return "XviD"
-	case "divx":
+	case "divx", "divx5", "divx6":
 		return "DivX"
 	case "av1":
 		return "AV1"
@@ -197,35 +221,51 @@ func tagFor(low string) (junkCat, string, bool) {
 	if c, weak := editionTag(low); c != "" {
 		return catTag, c, weak
 	}
+	if c, weak := languageTag(low); c != "" {
+		return catTag, c, weak
+	}
+	if c, weak := videoTag(low); c != "" {
+		return catTag, c, weak
+	}
 	switch low {
-	case "hdr", "hdr10", "hdr10+", "sdr":
-		return catTag, strings.ToUpper(low), false
-	case "dovi":
-		return catTag, "DV", false
-	case "dv":
-		return catTag, "DV", true
-	case "10bit", "10-bit", "hi10p":
-		return catTag, "10bit", false
-	case "rus", "eng", "ukr":
-		return catTag, strings.ToUpper(low[:1]) + low[1:], false
-	case "mvo", "dvo", "avo":
-		return catTag, strings.ToUpper(low), false
-	case "sub", "subs", "dub", "vo", "multi", "dual":
-		return catTag, strings.ToUpper(low[:1]) + low[1:], true
-	case "дубляж", "дублированный", "многоголосый", "двухголосый", "одноголосый", "субтитры", "лицензия":
+	case "дубляж", "дублированный", "многоголосый", "двухголосый", "одноголосый", "субтитры", "лицензия",
+		"профессиональный", "любительский", "авторский", "itunes":
 		return catTag, low, false
-	case "rutracker", "rutracker.org", "rutor", "kinozal", "nnm-club", "nnmclub":
+	case "пм", "пд", "по", "лм", "ло", "ад":
+		return catTag, strings.ToUpper(low), true
+	case "rutracker", "rutracker.org", "rutor", "kinozal", "nnm-club", "nnmclub", "rarbg", "ettv", "eztv", "yts", "yify":
 		return catTag, strings.TrimSuffix(low, ".org"), false
 	}
 	return catNone, "", false
+}
+
+// videoTag names HDR, bit depth, 3D and video-standard tags.
+func videoTag(low string) (string, bool) {
+	switch low {
+	case "hdr", "hdr10", "hdr10+", "sdr", "hlg":
+		return strings.ToUpper(low), false
+	case "dovi":
+		return "DV", false
+	case "dv":
+		return "DV", true
+	case "10bit", "10-bit", "hi10p", "hi10", "8bit", "8-bit", "12bit":
+		return strings.TrimSuffix(strings.ReplaceAll(low, "-", ""), "p"), false
+	case "sbs", "hsbs", "half-sbs", "h-sbs", "hou", "half-ou", "h-ou", "3d-sbs":
+		return strings.ToUpper(low), false
+	case "3d", "ou", "ws", "fs", "pal", "secam":
+		return strings.ToUpper(low), true
+	case "ntsc", "widescreen", "fullscreen", "upscaled", "upscale", "60fps", "hfr":
+		return strings.ToUpper(low), low == "widescreen" || low == "fullscreen"
+	}
+	return "", false
 }
 
 // partTag names the part of a film split over discs: CD1, Disc2, DVD1.
 func partTag(low string) string {
 	for _, prefix := range [...]string{"cd", "disc", "disk", "dvd"} {
 		rest, ok := strings.CutPrefix(low, prefix)
-		if ok && len(rest) == 1 && isDigit(rest[0]) {
-			return strings.ToUpper(prefix) + rest
+		if ok && (len(rest) == 1 || len(rest) == 2 && rest[0] == '0') && allDigits(rest) {
+			return strings.ToUpper(prefix) + rest[len(rest)-1:]
 		}
 	}
 	return ""
@@ -245,15 +285,39 @@ func audioTag(low string) string {
 	return ""
 }
 
-// editionTag names a release edition or a streaming service. All of them
-// but REPACK and the services' codes are English words, hence weak.
+// editionTag names a release edition, a scene flag or a streaming
+// service. Most are also English words, hence weak.
 func editionTag(low string) (string, bool) {
 	switch low {
-	case "repack", "amzn", "dsnp", "hmax", "atvp":
+	case "repack", "rerip", "readnfo", "nfofix", "dirfix", "amzn", "dsnp", "hmax", "atvp", "pcok", "hulu",
+		"uncensored", "festival", "stv", "ituneshd", "web-hd":
 		return strings.ToUpper(low), false
-	case "proper", "extended", "unrated", "remastered", "uncut", "imax", "hybrid",
-		"limited", "internal", "theatrical", "complete", "nf":
+	case "proper", "extended", "unrated", "remastered", "uncut", "imax", "hybrid", "restored",
+		"limited", "internal", "theatrical", "complete", "nf", "dc", "criterion":
 		return strings.ToUpper(low), true
+	}
+	return "", false
+}
+
+// languageTag names the language or dubbing of a release. Scene-only words
+// (TRUEFRENCH, VOSTFR, MULTi) are strong; the names of languages are also
+// ordinary words ("The French Connection"), hence weak.
+func languageTag(low string) (string, bool) {
+	switch low {
+	case "rus", "eng", "ukr", "truefrench", "subfrench", "vostfr", "vost", "vff", "vfq", "vfi", "vf2",
+		"korsub", "hardsub", "hardsubs", "multisub", "multisubs", "multi-sub", "dual-audio", "dualaudio",
+		"engsub", "rusub", "ensub", "dublado", "legendado":
+		return strings.ToUpper(low[:1]) + low[1:], false
+	case "mvo", "dvo", "avo":
+		return strings.ToUpper(low), false
+	case "sub", "subs", "dub", "vo", "multi", "dual", "dubbed", "subbed", "dl", "hc", "vf",
+		"german", "french", "italian", "spanish", "english", "russian", "japanese", "korean", "chinese",
+		"hindi", "tamil", "telugu", "polish", "czech", "dutch", "flemish", "swedish", "danish", "norwegian",
+		"finnish", "nordic", "portuguese", "brazilian", "turkish", "hungarian", "greek", "latino",
+		"castellano", "catalan", "hebrew", "arabic", "thai", "ukrainian", "swesub", "nlsub", "nlsubs", "md", "ld",
+		"fr", "de", "nl", "ger", "fre", "ita", "spa", "esp", "jpn", "jap", "kor", "chi", "pl", "cz", "hun", "swe",
+		"nor", "dan", "fin", "por", "tur", "heb", "ara", "hin":
+		return strings.ToUpper(low[:1]) + low[1:], true
 	}
 	return "", false
 }

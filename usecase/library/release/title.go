@@ -5,14 +5,19 @@ import "strings"
 // findTitleStart skips what comes before a title: a leading bracket group
 // ("[AniLibria]", "[rutracker.org]"), stray punctuation, and a collection's
 // track number ("05 Прослушка", "17. Джеки Браун", "03 - Title"). A number
-// only counts as a track number when it looks like one (zero-padded, or
-// followed by a dot or a dash), so "12 Angry Men" and "9 рота" keep theirs;
-// it is still remembered in p.lead so a season context can make it an episode.
+// only counts as a track number when it looks like one (zero-padded,
+// followed by a dot or a dash, or see sortNumber), so "12 Angry Men" and
+// "9 рота" keep theirs; it is still remembered in p.lead so a season context
+// can make it an episode. A number before a colon is the title's, and so is
+// 007, which starts the Russian titles of the Bond films.
 func (p *parsed) findTitleStart() {
-	i := 0
+	i, first := 0, -1
 	for i < len(p.toks) {
 		switch p.toks[i].kind {
 		case kOpen:
+			if first < 0 {
+				first = i
+			}
 			i = groupEnd(p.toks, p.groups, int(p.toks[i].num)) + 1
 			continue
 		case kClose, kPunct, kDash, kSlash:
@@ -22,6 +27,10 @@ func (p *parsed) findTitleStart() {
 		break
 	}
 	p.start, p.lead = i, -1
+	if first >= 0 && (i >= len(p.toks) || !titleWord(p.toks[i].kind)) && p.wordsOnly(first) {
+		p.start = first + 1 // "[REC] (2007)": the bracket held the title
+		return
+	}
 	if i >= len(p.toks) || p.toks[i].kind != kNumber || len(p.core(i)) > 3 {
 		return
 	}
@@ -31,9 +40,29 @@ func (p *parsed) findTitleStart() {
 	text := p.norm[t.start:t.end]
 	dotted := strings.HasSuffix(text, ".") || strings.HasSuffix(text, ")")
 	dashed := i+1 < len(p.toks) && p.toks[i+1].kind == kDash
-	if padded || dotted || dashed {
+	if core == "007" || strings.HasSuffix(text, ":") {
+		return // the Bond films' "007 Спектр", "007: Координаты «Скайфолл»"
+	}
+	if padded || dotted || dashed || p.sortNumber(i) {
 		p.start = p.skipSeparators(i + 1)
 	}
+}
+
+// wordsOnly reports whether the bracket group opening at token i holds
+// words and no tag.
+func (p *parsed) wordsOnly(i int) bool {
+	end := groupEnd(p.toks, p.groups, int(p.toks[i].num))
+	words := 0
+	for j := i + 1; j < end; j++ {
+		switch p.toks[j].kind {
+		case kWord:
+			words++
+		case kPunct, kDash:
+		default:
+			return false
+		}
+	}
+	return words > 0
 }
 
 // skipSeparators moves past dashes and commas.
@@ -45,11 +74,18 @@ func (p *parsed) skipSeparators(i int) int {
 }
 
 // findTitleEnd ends the title at the first bracket, release tag, season or
-// episode marker, or the chosen year, whichever comes first.
+// episode marker, the chosen year, or an "aka" that starts another title,
+// whichever comes first. A country in brackets right after the title is
+// part of it, as in "The Office (US)", which tells two series apart.
 func (p *parsed) findTitleEnd() {
 	p.end = len(p.toks)
 	for j := p.start; j < len(p.toks); j++ {
-		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx {
+		if j > p.start && p.countryGroup(j) {
+			j += 2
+			continue
+		}
+		if k := p.toks[j].kind; k == kOpen || k == kJunk || k == kEpisode || j == p.yearIdx ||
+			j > p.start && k == kWord && p.low(j) == "aka" {
 			p.end = j
 			return
 		}
@@ -74,33 +110,6 @@ func (p *parsed) lostFilmSeason() {
 		p.marker = e - 2
 	}
 	p.end = e - 2
-}
-
-// numberedEpisode reads episode numbers written as bare numbers in the
-// title: "[SubsPlease] Frieren - 05 (1080p)", "Маша и Медведь - 15 - Маша
-// плюс каша", "Tom and Jerry 001 - Puss Gets the Boot". The number needs a
-// dash before it (and a dash or nothing after), or a zero pad and a dash
-// after it, so "Apollo 13" and "Агент 007" stay titles. A zero-padded
-// number ending the title is remembered in p.trail for a season context.
-func (p *parsed) numberedEpisode() {
-	for k := p.start + 1; k < p.end && !p.hasEpisode; k++ {
-		core := p.core(k)
-		if p.toks[k].kind != kNumber || len(core) < 2 || len(core) > 4 {
-			continue
-		}
-		dashBefore := p.toks[k-1].kind == kDash
-		dashAfter := k+1 < p.end && p.toks[k+1].kind == kDash
-		padded := core[0] == '0'
-		if padded && k+1 == p.end {
-			p.trail = k
-		}
-		if dashBefore && (dashAfter || k+1 == p.end) || padded && dashAfter {
-			n := int(p.toks[k].num)
-			p.apply(marker{episode: n, end: n, hasEpisode: true})
-			p.toks[k].kind = kEpisode
-			p.marker, p.end = k, k
-		}
-	}
 }
 
 // buildTitles cuts the title tokens [start, end) into the Russian and the
@@ -139,7 +148,10 @@ func (p *parsed) assignPart(a, b int) {
 		return
 	}
 	text := unquote(strings.TrimRight(p.norm[p.toks[a].start:p.toks[b].end], ":;,"))
-	if p.script(a, b)&scriptCyrillic != 0 {
+	sc := p.script(a, b)
+	if sc&scriptCyrillic != 0 || sc == scriptNone && p.titleRu == "" && p.titleOrig == "" && p.slashAfter(b) {
+		// A first part with no letters is the Russian release's title:
+		// "1+1 / Intouchables", "9 / 9".
 		setOnce(&p.titleRu, text)
 	} else {
 		setOnce(&p.titleOrig, text)
@@ -158,28 +170,6 @@ func unquote(s string) string {
 		}
 	}
 	return s
-}
-
-// splitScripts splits one part at its single change of script, when there
-// is exactly one; otherwise the whole part is one title.
-func (p *parsed) splitScripts(a, b int) {
-	split, prev, changes := -1, scriptNone, 0
-	for i := a; i <= b; i++ {
-		s := p.script(i, i)
-		if s != scriptCyrillic && s != scriptLatin {
-			continue
-		}
-		if prev != scriptNone && s != prev {
-			split, changes = i, changes+1
-		}
-		prev = s
-	}
-	if changes != 1 {
-		p.assignPart(a, b)
-		return
-	}
-	p.assignPart(a, split-1)
-	p.assignPart(split, b)
 }
 
 // altTitle reads a title in parentheses right after the title, as in
@@ -215,6 +205,9 @@ func (p *parsed) trim(a, b int) (int, int) {
 		a++
 	}
 	for b >= a && !titleWord(p.toks[b].kind) {
+		if b-2 >= a && p.countryGroup(b-2) {
+			break // "The Office (US)" keeps its bracket
+		}
 		b--
 	}
 	return a, b
@@ -241,4 +234,27 @@ func (p *parsed) findEpisodeTitle() {
 	if a, b := p.trim(i, e-1); a <= b {
 		p.episodeTitle = p.norm[p.toks[a].start:p.toks[b].end]
 	}
+}
+
+// countryGroup reports a bracket group at token j holding only the country
+// code series titles carry: "(US)", "(UK)", "(AU)", "(NZ)", "(CA)".
+func (p *parsed) countryGroup(j int) bool {
+	if p.toks[j].kind != kOpen || j+2 >= len(p.toks) || p.groups[p.toks[j].num].close != j+2 {
+		return false
+	}
+	switch p.core(j + 1) {
+	case "US", "UK", "AU", "NZ", "CA":
+		return true
+	}
+	return false
+}
+
+// slashAfter reports a "/" between alternative titles after token b.
+func (p *parsed) slashAfter(b int) bool {
+	for j := b + 1; j < p.end && j < len(p.toks); j++ {
+		if p.toks[j].kind == kSlash {
+			return true
+		}
+	}
+	return false
 }

@@ -12,7 +12,7 @@ type kind uint8
 const (
 	kWord    kind = iota // an ordinary word: may be part of a title
 	kNumber              // digits only, not a plausible year
-	kYear                // four digits in the year range (or a 2008-2013 range)
+	kYear                // a year in range: 1999, 2008-2013, 2006г (see yearWord)
 	kJunk                // quality, source, codec or another release tag
 	kEpisode             // part of a season or episode marker
 	kOpen                // ( [ {
@@ -32,6 +32,7 @@ type token struct {
 	num        int32 // value of a number or year; group index of an opening bracket
 	kind       kind
 	cat        junkCat // for kJunk: which kind of tag
+	weak       uint8   // weakWord or weakCaps for a weak tag not yet decided
 }
 
 // group is one bracketed part of the name, by token indices.
@@ -166,7 +167,7 @@ func lowerASCII(c byte) byte {
 // matching.
 func isTrimmed(r rune) bool {
 	switch r {
-	case '.', ':', '!', '?', '"', '\'', '*', '#', '~', '`', '«', '»', '„', '“', '”':
+	case '.', ':', '!', '?', '"', '\'', '*', '#', '№', '~', '`', '«', '»', '„', '“', '”':
 		return true
 	}
 	return false
@@ -199,10 +200,11 @@ func (p *parsed) word(i, j int, grp int32, maxYear int) token {
 		if len(core) == 4 && validYear(int(t.num), maxYear) {
 			t.kind = kYear
 		}
-	case len(core) == 9 && core[4] == '-' && allDigits(core[:4]) && allDigits(core[5:]):
-		t.kind, t.num = kWord, int32(atoi(core[:4]))
-		if validYear(int(t.num), maxYear) {
-			t.kind = kYear
+	case isVersioned(core):
+		t.kind, t.num = kNumber, int32(atoi(core[:len(core)-2]))
+	case len(core) >= 5 && isDigit(core[0]):
+		if y, ok := yearWord(core, maxYear); ok {
+			t.kind, t.num = kYear, int32(y)
 		}
 	}
 	return t
@@ -228,4 +230,10 @@ func groupEnd(toks []token, groups []group, g int) int {
 		return c
 	}
 	return len(toks) - 1
+}
+
+// isVersioned reports a fansub's versioned episode number: "05v2".
+func isVersioned(s string) bool {
+	n := len(s)
+	return n >= 3 && n <= 6 && (s[n-2] == 'v' || s[n-2] == 'V') && isDigit(s[n-1]) && allDigits(s[:n-2])
 }

@@ -1,0 +1,190 @@
+// Package ws is the rooms' WebSocket delivery (docs/API.md §6): it
+// checks a join before the upgrade, so every refusal is an HTTP error
+// with the API error body, then carries frames between the socket and the
+// hub (usecase/control). It owns what is about sockets: the origin check,
+// the read limit, read and write deadlines, ping/pong and bounded closing.
+package ws
+
+import (
+	"errors"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+
+	deliveryhttp "mediateka/delivery/http"
+	"mediateka/domain"
+	"mediateka/usecase/control"
+)
+
+// Hub is what the delivery needs from the rooms hub.
+type Hub interface {
+	Admit(role, room string, caller domain.Caller) (control.Ticket, error)
+	Join(t control.Ticket, conn control.Conn) (*control.Client, error)
+	Status(room string, caller domain.Caller) (control.RoomStatus, error)
+}
+
+// Defaults of Options.
+const (
+	DefaultReadLimit  = 64 << 10
+	DefaultPongWait   = 60 * time.Second
+	DefaultWriteWait  = 10 * time.Second
+	DefaultCloseGrace = time.Second
+)
+
+// Options configure the delivery; zero values take the defaults.
+type Options struct {
+	// AllowedOrigins are the browser origins (scheme://host[:port]) that
+	// may open a room besides the server's own; "*" admits every origin.
+	// A request without Origin (not a browser) is always admitted.
+	AllowedOrigins []string
+	// ReadLimit is the largest message; a larger one closes the socket
+	// with 1009.
+	ReadLimit int64
+	// PongWait is how long a peer may stay silent (no message, no pong)
+	// before it is dropped; it must exceed the hub's PingEvery.
+	PongWait time.Duration
+	// WriteWait bounds one write to the peer.
+	WriteWait time.Duration
+	// CloseGrace is how long a closing peer gets to answer the close
+	// frame before the connection is cut.
+	CloseGrace time.Duration
+	Logger     *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.ReadLimit <= 0 {
+		o.ReadLimit = DefaultReadLimit
+	}
+	if o.PongWait <= 0 {
+		o.PongWait = DefaultPongWait
+	}
+	if o.WriteWait <= 0 {
+		o.WriteWait = DefaultWriteWait
+	}
+	if o.CloseGrace <= 0 {
+		o.CloseGrace = DefaultCloseGrace
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// ErrOriginNotAllowed refuses a browser page of another origin.
+var ErrOriginNotAllowed = domain.NewError(domain.KindForbidden, "origin_not_allowed", "pages of this origin may not open rooms on this server")
+
+// errUpgradeRequired answers a plain HTTP request on the WebSocket route.
+var errUpgradeRequired = fiber.NewError(fiber.StatusUpgradeRequired, "Upgrade Required: this endpoint speaks WebSocket")
+
+// Handler serves GET /api/control/ws and GET /api/control/status.
+type Handler struct {
+	hub Hub
+	opt Options
+}
+
+// New builds the handler over the hub.
+func New(hub Hub, opt Options) *Handler {
+	return &Handler{hub: hub, opt: opt.withDefaults()}
+}
+
+// ticketKey is the Locals key that carries the admitted join into the
+// upgraded connection.
+const ticketKey = "mediateka.room_ticket"
+
+// Mount adds the routes; optionalUser loads the caller when the request
+// has a token (deliveryhttp.Routes).
+func (h *Handler) Mount(r fiber.Router, optionalUser fiber.Handler) {
+	r.Get("/api/control/ws", h.checkOrigin, optionalUser, h.admit, websocket.New(h.serve, websocket.Config{
+		HandshakeTimeout: h.opt.WriteWait,
+		RecoverHandler:   h.recoverPanic,
+	}))
+	r.Get("/api/control/status", optionalUser, h.status)
+}
+
+// checkOrigin admits requests without Origin (not a browser), the
+// server's own pages (the Origin's host is the request's Host; the scheme
+// is not compared, as a TLS proxy may sit in front), and AllowedOrigins.
+func (h *Handler) checkOrigin(c *fiber.Ctx) error {
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" {
+		return c.Next()
+	}
+	for _, o := range h.opt.AllowedOrigins {
+		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return c.Next()
+		}
+	}
+	if u, err := url.Parse(origin); err == nil && u.Host != "" && strings.EqualFold(u.Host, string(c.Request().Host())) {
+		return c.Next()
+	}
+	return ErrOriginNotAllowed
+}
+
+// admit applies the join rules while a refusal can still be an HTTP
+// answer, then requires the upgrade.
+func (h *Handler) admit(c *fiber.Ctx) error {
+	t, err := h.hub.Admit(c.Query("role"), c.Query("room"), callerOf(c))
+	if err != nil {
+		return err
+	}
+	if !websocket.IsWebSocketUpgrade(c) {
+		return errUpgradeRequired
+	}
+	c.Locals(ticketKey, t)
+	return c.Next()
+}
+
+// serve runs one upgraded connection: join, read until the end, leave.
+// It returns only when the hub no longer touches the socket, because the
+// socket is released when it returns; the deferred leave holds even when
+// a message panics.
+func (h *Handler) serve(conn *websocket.Conn) {
+	t, _ := conn.Locals(ticketKey).(control.Ticket)
+	s := newSocket(conn.Conn, h.opt)
+	defer s.abort()
+	client, err := h.hub.Join(t, s)
+	if err != nil {
+		s.Close(closeCodeOf(err), errorCode(err))
+		s.read(func([]byte) {})
+		return
+	}
+	defer client.Leave()
+	defer s.abort() // before Leave: it waits for the writer, which a cut socket frees
+	s.read(client.Receive)
+}
+
+// closeCodeOf is the close code of a join refused after the upgrade.
+func closeCodeOf(err error) int {
+	if domain.IsKind(err, domain.KindUnavailable) {
+		return control.CloseGoingAway
+	}
+	return control.CloseTooSlow
+}
+
+// errorCode is the reason of that close: the error's stable code.
+func errorCode(err error) string {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return de.Code
+	}
+	return "internal"
+}
+
+// recoverPanic logs a panic of a connection's handler; the socket closes.
+func (h *Handler) recoverPanic(*websocket.Conn) {
+	if r := recover(); r != nil {
+		h.opt.Logger.Error("panic in a room connection", "panic", r)
+	}
+}
+
+// callerOf is who the request's token names; the zero Caller without one.
+func callerOf(c *fiber.Ctx) domain.Caller {
+	if u, ok := deliveryhttp.CurrentUser(c); ok {
+		return domain.CallerOf(u)
+	}
+	return domain.Caller{}
+}

@@ -1,0 +1,51 @@
+package release
+
+import "testing"
+
+// TestSecondRoundNames asserts every field the second round of rules sets,
+// where the accuracy table compares titles without punctuation.
+func TestSecondRoundNames(t *testing.T) {
+	runCases(t, []parseCase{
+		{file: "The Office (US) - S02E01 - The Dundies.mkv",
+			want: Release{SeriesTitle: "The Office (US)", Season: 2, Episode: 1, EpisodeTitle: "The Dundies"}},
+		{file: "Show (CA) 2010.mkv",
+			want: Release{Title: "Show (CA)", Year: 2010, MediaType: mv}},
+		{file: "The.Daily.Show.2019.03.14.Adam.Schiff.720p.WEB.x264-TBS.mkv",
+			want: Release{SeriesTitle: "The Daily Show", MediaType: ep, Year: 2019, Season: 2019, HasSeason: true, EpisodeTitle: "Adam Schiff"},
+			zero: "Episode EpisodeEnd"},
+		{file: "Band.of.Brothers.Part.03.Carentan.720p.BluRay.mkv", parents: []string{"Band of Brothers", "TV"},
+			want: Release{SeriesTitle: "Band of Brothers", MediaType: ep, Episode: 3, EpisodeTitle: "Carentan"}, zero: "HasSeason"},
+		{file: "Planet.Earth.II.Pt.II.Jungles.720p.HDTV.x264.mkv",
+			want: Release{SeriesTitle: "Planet Earth II", MediaType: ep, Episode: 2, EpisodeTitle: "Jungles"}},
+		{file: "Dune.Part.Two.2024.2160p.WEB-DL.mkv",
+			want: Release{Title: "Dune Part Two", Year: 2024, MediaType: mv}, zero: "Episode"},
+		{file: "[Erai-raws] Dungeon Meshi - 01 ~ 24 [1080p]",
+			want: Release{SeriesTitle: "Dungeon Meshi", Episode: 1, EpisodeEnd: 24}},
+		{file: "[AniDub] Ao no Exorcist [01-25] [720p]",
+			want: Release{SeriesTitle: "Ao no Exorcist", Episode: 1, EpisodeEnd: 25}},
+		{file: "Boeing.747.DVDRip.XviD-FiNaLe.avi",
+			want: Release{Title: "Boeing 747", MediaType: mv, Source: "DVDRip"}, zero: "Season HasSeason Episode"},
+		{file: "307.avi", parents: []string{"Season 3", "The Sopranos"},
+			want: Release{SeriesTitle: "The Sopranos", Season: 3, Episode: 7}},
+		{file: "memento-cd1.avi", parents: []string{"CD1", "Memento (2000)"},
+			want: Release{Title: "memento", Year: 2000, Tags: []string{"CD1"}}},
+		{file: "1+1 / Intouchables (2011) BDRip 1080p.mkv",
+			want: Release{Title: "1+1", TitleRu: "1+1", TitleOrig: "Intouchables", Year: 2011}},
+		{file: "007 Спектр (2015) BDRip.avi",
+			want: Release{Title: "007 Спектр", TitleRu: "007 Спектр", Year: 2015}},
+		{file: "Аватар Avatar 2009 BDRip.avi",
+			want: Release{Title: "Аватар", TitleRu: "Аватар", TitleOrig: "Avatar", Year: 2009}},
+		{file: "Наша Russia (2006).avi",
+			want: Release{Title: "Наша Russia", TitleRu: "Наша Russia"}, zero: "TitleOrig"},
+		{file: "Dzhentlmeny.udachi.1971.DVDRip.avi", parents: []string{"Джентльмены удачи (1971)", "Комедии"},
+			want: Release{Title: "Джентльмены удачи", TitleRu: "Джентльмены удачи", Year: 1971}, zero: "TitleOrig Translit"},
+		{file: "T2.1991.BDRip.mkv", parents: []string{"Терминатор 2 Судный день (1991)"},
+			want: Release{Title: "Терминатор 2 Судный день", TitleRu: "Терминатор 2 Судный день", TitleOrig: "T2"}},
+		{file: "Avatar.2009.BDRip.mkv", parents: []string{"Аватар (2009)"},
+			want: Release{Title: "Avatar", TitleOrig: "Avatar"}, zero: "TitleRu"},
+		{file: "[DB] Mob Psycho 100 Second Season [BD 1080p]",
+			want: Release{SeriesTitle: "Mob Psycho 100", Season: 2, HasSeason: true}, zero: "Episode"},
+		{file: "Lost - 1x01-1x02 - Pilot.avi",
+			want: Release{SeriesTitle: "Lost", Season: 1, Episode: 1, EpisodeEnd: 2, EpisodeTitle: "Pilot"}},
+	})
+}

@@ -1,0 +1,50 @@
+package offline
+
+import (
+	"context"
+
+	"mediateka/domain"
+	"mediateka/usecase/catalog"
+)
+
+// Catalog is what the assistant reads of the media catalogue (the
+// catalogue use case provides it). A nil Catalog means the catalogue is not
+// available, and the assistant says so.
+type Catalog interface {
+	// SearchTitles finds entries whose titles (title, title_ru, title_orig)
+	// match query, best first, at most limit of them.
+	SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error)
+	// Files counts the entries a query selects (and hands over the first
+	// few): counts by kind and disk are the store's.
+	Files(ctx context.Context, q catalog.FilesQuery) (catalog.Listing, error)
+	// Facets walks the light view of the entries a query selects: counts
+	// by topic or years and suggestions read the catalogue through it.
+	Facets(ctx context.Context, q catalog.FilesQuery, fn func(domain.MediaFacet) error) error
+	// Entries loads the entries an answer names, in the order given.
+	Entries(ctx context.Context, ids []int64) ([]domain.Media, error)
+	// Get returns one entry with its seasons and episodes.
+	Get(ctx context.Context, id int64) (catalog.Entry, error)
+	// Subtitles lists the subtitle files beside an entry's video.
+	Subtitles(ctx context.Context, id int64) ([]catalog.Subtitle, error)
+}
+
+// Seen is how far a person got with an entry.
+type Seen int
+
+// What a person has seen of an entry.
+const (
+	NotSeen  Seen = iota // never started, or nothing is known
+	Started              // started and not finished
+	Finished             // watched to the end
+)
+
+// Watching is the per-person watching state. It does not exist in this
+// build: a later issue builds it and app/ wires it then. Until then the
+// field stays nil and recommendations are made from the catalogue alone,
+// without claiming to know what anyone has watched. With it, finished
+// entries are left out and started ones come first ("continue").
+type Watching interface {
+	// Seen reports, for the entries of ids that userID has started or
+	// finished, how far they got; entries left out are NotSeen.
+	Seen(ctx context.Context, userID int64, ids []int64) (map[int64]Seen, error)
+}
