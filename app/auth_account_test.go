@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -99,4 +100,24 @@ func TestHomePageCompletesSignInOnlyThroughTheAPI(t *testing.T) {
 		assert.NotContains(t, page, missing, "links only to pages that exist")
 	}
 	assert.Contains(t, page, `id="google" href="/api/auth/google" hidden`, "Google shows only once providers says so")
+}
+
+// A password set from the command line (its own connection to the file,
+// as another process) stops the older tokens at the very next request,
+// though the server keeps the accounts of requests in memory.
+func TestPasswordSetFromTheCommandLineRevokesTokensAtOnce(t *testing.T) {
+	ta := newTestApp(t, nil)
+	token := ta.login(t, "admin@localhost", ta.initialPassword(t))
+	for range 3 {
+		resp, _ := ta.do(t, "GET", "/api/auth/me", token, nil)
+		require.Equal(t, 200, resp.StatusCode)
+	}
+	_, err := SetPassword(context.Background(), ta.cfg, "admin@localhost", "set-from-the-shell")
+	require.NoError(t, err)
+	resp, body := ta.do(t, "GET", "/api/auth/me", token, nil)
+	assert.Equal(t, 401, resp.StatusCode)
+	assert.Equal(t, "unauthorized", errCode(body))
+	fresh := ta.login(t, "admin@localhost", "set-from-the-shell")
+	resp, _ = ta.do(t, "GET", "/api/auth/me", fresh, nil)
+	assert.Equal(t, 200, resp.StatusCode)
 }

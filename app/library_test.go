@@ -141,6 +141,7 @@ func TestCatalogueReadEndpoints(t *testing.T) {
 	la.put(t, libraryFiles())
 	la.scan(t)
 	t.Run("files", func(t *testing.T) { checkCatalogueEndpoints(t, la) })
+	t.Run("pages", func(t *testing.T) { checkPagesAreSlicesOfTheList(t, la) })
 	t.Run("by-category and entries", func(t *testing.T) { checkByCategoryAndEntryWithChildren(t, la) })
 	t.Run("streaming", func(t *testing.T) { checkStreamingWithRanges(t, la) })
 	t.Run("subtitles", func(t *testing.T) { checkSubtitlesEndpoints(t, la) })

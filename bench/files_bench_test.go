@@ -22,9 +22,15 @@ import (
 )
 
 // serveLibrary starts the whole server on loopback over a scanned copy of
-// the synthetic library and returns its address and an admin token.
+// the synthetic library and returns its address and an admin token. The
+// log level is "error" unless MEDIATEKA_BENCH_LOG names another (the
+// default configuration logs every request at "info").
 func serveLibrary(b *testing.B) (base, token string, stop func()) {
 	b.Helper()
+	level := os.Getenv("MEDIATEKA_BENCH_LOG")
+	if level == "" {
+		level = "error"
+	}
 	root, files := benchLibrary(b)
 	dir := b.TempDir()
 	write := func(name string, v any) {
@@ -33,7 +39,7 @@ func serveLibrary(b *testing.B) (base, token string, stop func()) {
 			b.Fatal(err)
 		}
 	}
-	write("config.json", map[string]any{"data_dir": filepath.Join(dir, "data"), "log": map[string]any{"level": "error"}})
+	write("config.json", map[string]any{"data_dir": filepath.Join(dir, "data"), "log": map[string]any{"level": level}})
 	write("search_dirs.json", map[string]any{"dirs": []string{root}})
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(string) (string, bool) { return "", false })
 	if err != nil {

@@ -18,8 +18,23 @@ import (
 // and the timestamps. It encodes itself by walking the field table, so a
 // new column shows up without touching this file.
 type mediaDTO struct {
-	m      domain.Media
+	m     domain.Media
+	table fieldTable
+}
+
+// fieldTable is the field table with each field's member key written out
+// (`,"name":`), built once per answer.
+type fieldTable struct {
 	fields []domain.MediaField
+	keys   []string
+}
+
+func newFieldTable() fieldTable {
+	t := fieldTable{fields: domain.MediaFields()}
+	for _, f := range t.fields {
+		t.keys = append(t.keys, ","+string(appendString(nil, f.Name))+":")
+	}
+	return t
 }
 
 // entryDTO is an entry with its children (GET /api/media/{id}).
@@ -29,7 +44,7 @@ type entryDTO struct {
 }
 
 func toMediaDTO(m domain.Media) mediaDTO {
-	return mediaDTO{m: m, fields: domain.MediaFields()}
+	return mediaDTO{m: m, table: newFieldTable()}
 }
 
 // MarshalJSON writes the entry as one JSON object.
@@ -48,8 +63,8 @@ func (d mediaDTO) appendMembers(b []byte) ([]byte, error) {
 	m := &d.m
 	b = strconv.AppendInt(append(b, `"id":`...), m.ID, 10)
 	var err error
-	for _, f := range d.fields {
-		b = append(appendString(append(b, ','), f.Name), ':')
+	for i, f := range d.table.fields {
+		b = append(b, d.table.keys[i]...)
 		if b, err = appendField(b, f, m); err != nil {
 			return nil, err
 		}
@@ -87,7 +102,7 @@ func appendField(b []byte, f domain.MediaField, m *domain.Media) ([]byte, error)
 	case *[]string:
 		return appendStrings(b, *p), nil
 	case *[]int:
-		return appendEncoded(b, *p, len(*p) == 0, "[]")
+		return appendInts(b, *p), nil
 	case *map[string]float64:
 		return appendEncoded(b, *p, len(*p) == 0, "{}")
 	}
@@ -115,29 +130,63 @@ func appendStrings(b []byte, list []string) []byte {
 }
 
 // appendString writes s as a JSON string exactly as encoding/json does:
-// plain text directly, anything it would escape through it.
+// text it would write as is directly (Cyrillic included), anything it
+// would escape through it.
 func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
-			raw, _ := json.Marshal(s)
-			return append(b, raw...)
-		}
+	if !jsonPlain(s) {
+		raw, _ := json.Marshal(s)
+		return append(b, raw...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
 }
 
-// appendTime writes t in UTC as encoding/json does, null when unknown.
+// jsonPlain reports whether encoding/json writes s unchanged between
+// quotes: no control character, quote, backslash or HTML-sensitive <>&,
+// valid UTF-8, and no U+2028 or U+2029 (which it escapes).
+func jsonPlain(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// appendInts writes a list of numbers as encoding/json does.
+func appendInts(b []byte, list []int) []byte {
+	b = append(b, '[')
+	for i, n := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
+}
+
+// appendTime writes t in UTC as encoding/json does (RFC 3339 with as many
+// fraction digits as it needs), null when unknown or when its year has not
+// four digits (which encoding/json refuses).
 func appendTime(b []byte, t time.Time) []byte {
-	if t.IsZero() {
+	t = t.UTC()
+	if y := t.Year(); t.IsZero() || y < 0 || y > 9999 {
 		return append(b, "null"...)
 	}
-	raw, err := t.UTC().MarshalJSON()
-	if err != nil {
-		return append(b, "null"...)
-	}
-	return append(b, raw...)
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
 }
 
 // MarshalJSON writes the entry and its children.

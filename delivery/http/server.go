@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -92,6 +93,8 @@ type Server struct {
 	userAuth  fiber.Handler // bearer header only
 	queryAuth fiber.Handler // bearer header or ?token=
 	client    clientAddr
+	// bodyWriters are the buffers sendJSON writes answers through.
+	bodyWriters sync.Pool
 }
 
 // New builds the Fiber app with its middleware and every route.

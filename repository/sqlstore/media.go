@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,11 +21,28 @@ type Media struct {
 	s         *Store
 	normalize func(string) string
 	cols      *mediaColumns // read-only after construction
+	// counts keeps the answers of Count until anyone writes to the
+	// database: every page of the file list carries the total, which is a
+	// walk over the whole table in SQLite.
+	counts *readCache[string, int64]
+	// pages keeps small pages of Each (what a person pages through) the
+	// same way.
+	pages *readCache[string, []domain.Media]
 }
+
+// Bounds of the read caches: the filters whose counts are kept, the pages
+// kept, and the largest page kept (so at most pagesCached × pageCacheRows
+// records are held).
+const (
+	countsCached  = 256
+	pagesCached   = 16
+	pageCacheRows = 128
+)
 
 // NewMedia returns the media repository of s.
 func NewMedia(s *Store, normalize func(string) string) *Media {
-	return &Media{s: s, normalize: normalize, cols: newMediaColumns()}
+	return &Media{s: s, normalize: normalize, cols: newMediaColumns(),
+		counts: newReadCache[string, int64](s.changes, countsCached), pages: newReadCache[string, []domain.Media](s.changes, pagesCached)}
 }
 
 // titleNorm is the search key of m: the normalised values of the
@@ -121,7 +139,10 @@ func (r *Media) Children(ctx context.Context, parentIDs []int64) ([]domain.Media
 
 // Each calls fn for every record f selects, ordered by id, reading rows one
 // at a time so that the whole catalogue streams at flat memory. An error
-// from fn stops the iteration and is returned.
+// from fn stops the iteration and is returned. A small page that does not
+// continue a walk (no AfterID) is kept in memory until the next write to
+// the database: the first pages of the file list are asked for again and
+// again, and reading a row costs far more than the SQL it answers.
 func (r *Media) Each(ctx context.Context, f domain.MediaFilter, fn func(domain.Media) error) error {
 	where, args := filterSQL(f)
 	q := `SELECT ` + r.cols.sel + ` FROM media` + where + ` ORDER BY id`
@@ -130,21 +151,70 @@ func (r *Media) Each(ctx context.Context, f domain.MediaFilter, fn func(domain.M
 	} else if f.Offset > 0 {
 		q += fmt.Sprintf(" LIMIT -1 OFFSET %d", f.Offset)
 	}
-	return r.query(ctx, q, args, fn)
+	if f.Limit <= 0 || f.Limit > pageCacheRows || f.AfterID > 0 {
+		return r.query(ctx, q, args, fn)
+	}
+	page, err := r.pages.get(countKey(q, args), func() ([]domain.Media, error) {
+		var page []domain.Media
+		err := r.query(ctx, q, args, func(m domain.Media) error { page = append(page, m); return nil })
+		return page, err
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range page {
+		if err := fn(cloneMedia(m)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cloneMedia copies the lists, maps and numbers m points to, so a caller
+// that changes the entry it was given cannot change a cached one.
+func cloneMedia(m domain.Media) domain.Media {
+	for _, p := range []*[]string{&m.Genres, &m.Directors, &m.Cast, &m.Awards, &m.Facts, &m.Similar, &m.EditedFields} {
+		*p = slices.Clone(*p)
+	}
+	m.NumEpisodesPerSeason = slices.Clone(m.NumEpisodesPerSeason)
+	m.Rating = maps.Clone(m.Rating)
+	for _, p := range []**int{&m.Year, &m.NumOfSeasons, &m.Number} {
+		if *p != nil {
+			v := **p
+			*p = &v
+		}
+	}
+	return m
 }
 
 // Count returns how many records f selects, ignoring its limit and offset.
+// The answer is kept in memory until the next write to the database.
 func (r *Media) Count(ctx context.Context, f domain.MediaFilter) (int64, error) {
-	db, err := r.readDB()
-	if err != nil {
-		return 0, err
-	}
 	where, args := filterSQL(f)
-	var n int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM media`+where, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count media: %w", err)
+	return r.counts.get(countKey(where, args), func() (int64, error) {
+		db, err := r.readDB()
+		if err != nil {
+			return 0, err
+		}
+		var n int64
+		if err := db.QueryRowContext(detached(ctx), `SELECT count(*) FROM media`+where, args...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("count media: %w", err)
+		}
+		return n, nil
+	})
+}
+
+// countKey names a WHERE clause with its arguments. Arguments are strings
+// and numbers; each is written with its type and length, so two different
+// lists never give the same key.
+func countKey(where string, args []any) string {
+	var b strings.Builder
+	b.WriteString(where)
+	for _, a := range args {
+		s := fmt.Sprint(a)
+		fmt.Fprintf(&b, "\x00%T:%d:%s", a, len(s), s)
 	}
-	return n, nil
+	return b.String()
 }
 
 // Version names the state of the media table: the time of its last write.

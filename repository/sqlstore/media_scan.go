@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,42 +25,88 @@ import (
 // refuse a library of a thousand folders ("expression tree is too large"),
 // and a pass over the table is three times faster than an index walk that
 // fetches every row by id, since a scan reads most of the table anyway.
+//
+// Each row comes as one text, its columns joined by NUL (which no path,
+// status or JSON text holds): read column by column, the driver's cgo
+// calls cost more than SQLite's reading of the row.
 func (r *Media) ScanState(ctx context.Context, prefixes []string, fn func(domain.Media) error) error {
 	db, err := r.readDB()
 	if err != nil {
 		return err
 	}
 	under := newPrefixSet(prefixes)
-	rows, err := db.QueryContext(detached(ctx), `SELECT id, path, coalesce(status, ''), coalesce(size, 0), mtime,
-		coalesce(edited_fields, '') FROM media`)
+	rows, err := db.QueryContext(detached(ctx), `SELECT id || char(0) || path || char(0) || coalesce(status, '') || char(0) ||
+		coalesce(size, 0) || char(0) || coalesce(mtime, '') || char(0) || coalesce(edited_fields, '') FROM media`)
 	if err != nil {
 		return fmt.Errorf("read scan state: %w", err)
 	}
 	defer rows.Close()
+	var row string
 	for n := 1; rows.Next(); n++ {
 		if n%rowCheck == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		var m domain.Media
-		var mtime sql.NullInt64
-		var edited sql.RawBytes
-		if err := rows.Scan(&m.ID, &m.Path, &m.Status, &m.Size, &mtime, &edited); err != nil {
+		if err := rows.Scan(&row); err != nil {
+			return fmt.Errorf("read scan state: %w", err)
+		}
+		m, err := scanStateRow(row)
+		if err != nil {
 			return fmt.Errorf("read scan state: %w", err)
 		}
 		if !under.covers(m.Path) {
 			continue
-		}
-		if mtime.Valid {
-			m.ModTime = time.Unix(0, mtime.Int64).UTC()
-		}
-		if len(edited) > 0 {
-			decodeJSON(sql.NullString{String: string(edited), Valid: true}, &m.EditedFields)
 		}
 		if err := fn(m); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+// scanStateRow reads "id NUL path NUL status NUL size NUL mtime NUL
+// edited_fields"; an empty mtime is NULL (a folder's record).
+func scanStateRow(row string) (domain.Media, error) {
+	var cols [6]string
+	for i := range 5 {
+		var ok bool
+		if cols[i], row, ok = strings.Cut(row, "\x00"); !ok {
+			return domain.Media{}, fmt.Errorf("a row of %d columns", i+1)
+		}
+	}
+	cols[5] = row
+	m := domain.Media{Path: cols[1], Status: cols[2]}
+	var err error
+	if m.ID, err = wholeNumber(cols[0]); err != nil {
+		return m, fmt.Errorf("id: %w", err)
+	}
+	if m.Size, err = wholeNumber(cols[3]); err != nil {
+		return m, fmt.Errorf("size of %s: %w", m.Path, err)
+	}
+	if cols[4] != "" {
+		mtime, err := wholeNumber(cols[4])
+		if err != nil {
+			return m, fmt.Errorf("mtime of %s: %w", m.Path, err)
+		}
+		m.ModTime = time.Unix(0, mtime).UTC()
+	}
+	if cols[5] != "" {
+		decodeJSON(sql.NullString{String: cols[5], Valid: true}, &m.EditedFields)
+	}
+	return m, nil
+}
+
+// wholeNumber reads a number column as database/sql would into an int64:
+// a whole number, also when SQLite stored it as a real ("5.0").
+func wholeNumber(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err == nil {
+		return n, nil
+	}
+	f, ferr := strconv.ParseFloat(s, 64)
+	if ferr != nil || f != float64(int64(f)) {
+		return 0, err
+	}
+	return int64(f), nil
 }
 
 // prefixSet matches paths against folders: "/a" covers "/a", "/a/…" and

@@ -26,6 +26,9 @@ type batchWriter struct {
 	stmts    map[string]*sql.Stmt
 	inserts  map[uint64]*sql.Stmt // by the set of columns an insert names
 	inserted map[string]int64
+	// norms memoises title_norm by the raw titles for the transaction:
+	// the episodes of a series share theirs.
+	norms map[string]string
 }
 
 // inTx runs fn in one write transaction; a failure rolls everything back.
@@ -44,7 +47,7 @@ func (r *Media) inTx(ctx context.Context, fn func(w *batchWriter) error) (map[st
 		return nil, fmt.Errorf("begin media write: %w", err)
 	}
 	w := &batchWriter{r: r, tx: tx, now: time.Now().UTC(), stmts: map[string]*sql.Stmt{},
-		inserts: map[uint64]*sql.Stmt{}, inserted: map[string]int64{}}
+		inserts: map[uint64]*sql.Stmt{}, inserted: map[string]int64{}, norms: map[string]string{}}
 	defer func() {
 		for _, st := range w.stmts {
 			_ = st.Close()
@@ -139,7 +142,7 @@ func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
 		}
 	}
 	stamp := w.stamp()
-	args = append(args, w.r.titleNorm(m), stamp, stamp)
+	args = append(args, w.titleNorm(m), stamp, stamp)
 	st, ok := w.inserts[set]
 	if !ok {
 		named := make([]string, 0, len(args))
@@ -166,6 +169,22 @@ func (w *batchWriter) insert(ctx context.Context, m *domain.Media) error {
 	m.ID = id
 	w.inserted[m.Path] = id
 	return nil
+}
+
+// titleNorm is Media.titleNorm, memoised for the transaction by the raw
+// titles.
+func (w *batchWriter) titleNorm(m *domain.Media) string {
+	var key strings.Builder
+	for _, f := range w.r.cols.search {
+		key.WriteString(*f.Ref(m).(*string))
+		key.WriteByte(0)
+	}
+	if norm, ok := w.norms[key.String()]; ok {
+		return norm
+	}
+	norm := w.r.titleNorm(m)
+	w.norms[key.String()] = norm
+	return norm
 }
 
 // update sets columns of record m.ID. A new size or mtime clears the
@@ -219,7 +238,7 @@ func (w *batchWriter) refreshTitleNorm(ctx context.Context, id int64) error {
 	for i, f := range search {
 		*f.Ref(&m).(*string) = vals[i].String
 	}
-	_, err = w.tx.ExecContext(ctx, `UPDATE media SET title_norm = ? WHERE id = ?`, w.r.titleNorm(&m), id)
+	_, err = w.tx.ExecContext(ctx, `UPDATE media SET title_norm = ? WHERE id = ?`, w.titleNorm(&m), id)
 	if err != nil {
 		return fmt.Errorf("update titles of media %d: %w", id, err)
 	}

@@ -28,6 +28,8 @@ type Store struct {
 	writer *gorm.DB
 	// reader is the read pool; its connections refuse writes.
 	reader *gorm.DB
+	// changes tells the read caches when anyone wrote to the file.
+	changes *changeWatch
 }
 
 // Open opens (creating when absent) the database at path, applies pending
@@ -55,6 +57,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	s.reader = r
+	if s.changes, err = newChangeWatch(path); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -126,6 +132,9 @@ func openPool(path string, readOnly bool, conns int) (*gorm.DB, error) {
 // Close closes both pools.
 func (s *Store) Close() error {
 	var errs []error
+	if s.changes != nil {
+		errs = append(errs, s.changes.close())
+	}
 	for _, db := range []*gorm.DB{s.reader, s.writer} {
 		if db == nil {
 			continue

@@ -57,10 +57,22 @@ func userFromDomain(u domain.User) userRow {
 }
 
 // Users is the users repository.
-type Users struct{ s *Store }
+type Users struct {
+	s *Store
+	// byID keeps the accounts every authenticated request loads (the
+	// token's sub) until anyone writes to the database: a password change,
+	// a role change or a deletion, here or by another process, is seen by
+	// the very next request.
+	byID *readCache[int64, domain.User]
+}
+
+// usersCached bounds the accounts kept in memory.
+const usersCached = 256
 
 // NewUsers returns the users repository of s.
-func NewUsers(s *Store) *Users { return &Users{s: s} }
+func NewUsers(s *Store) *Users {
+	return &Users{s: s, byID: newReadCache[int64, domain.User](s.changes, usersCached)}
+}
 
 // Create stores a new user and returns it with its id; a taken e-mail is a
 // Conflict. The e-mail is stored normalised (trimmed, lower case), so the
@@ -88,9 +100,14 @@ func (r *Users) Update(ctx context.Context, u domain.User) (domain.User, error) 
 	return r.ByID(ctx, u.ID)
 }
 
-// ByID loads a user by id.
+// ByID loads a user by id, from memory while the database is unchanged.
 func (r *Users) ByID(ctx context.Context, id int64) (domain.User, error) {
-	return r.first(ctx, "user", "id = ?", id)
+	u, err := r.byID.get(id, func() (domain.User, error) { return r.first(ctx, "user", "id = ?", id) })
+	if u.TelegramID != nil { // callers get a copy they may change
+		tg := *u.TelegramID
+		u.TelegramID = &tg
+	}
+	return u, err
 }
 
 // ByEmail loads a user by e-mail, compared case-insensitively.

@@ -19,7 +19,7 @@ const MinPasswordChars = 8
 type AccountOptions struct {
 	Now    func() time.Time
 	Logger *slog.Logger
-	Hasher Hasher // default Argon2
+	Hasher Hasher // default &Argon2{}
 }
 
 // Accounts creates accounts and sets passwords. It needs no signing key, so
@@ -41,7 +41,7 @@ func NewAccounts(users UserStore, opt AccountOptions) *Accounts {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opt.Hasher == nil {
-		opt.Hasher = Argon2{}
+		opt.Hasher = &Argon2{}
 	}
 	return &Accounts{users: users, now: opt.Now, log: opt.Logger, hasher: opt.Hasher}
 }

@@ -5,7 +5,10 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"runtime/debug"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -30,14 +33,61 @@ type Hasher interface {
 	Check(encoded, password string) bool
 }
 
-// Argon2 is the argon2id Hasher.
-type Argon2 struct{}
+// Argon2 is the argon2id Hasher. Every hash and check allocates its 19 MiB
+// afresh, and the Go runtime keeps freed memory mapped until a collection
+// and its scavenger get to it, minutes later on an idle server: the first
+// start (which hashes the generated admin password) or one login left a
+// server at rest holding 20 MiB or more that it no longer uses. Once no
+// hash or check has run for releaseAfter, that memory is handed back; a
+// burst of logins reuses it meanwhile instead of paying to map it again.
+// Use it through a pointer: the zero value is ready.
+type Argon2 struct {
+	mu      sync.Mutex
+	running int
+	release *time.Timer
+}
+
+// releaseAfter is how long the hasher waits, idle, before it returns the
+// memory of its last hash to the system.
+const releaseAfter = 500 * time.Millisecond
 
 // Hash returns a PHC string of password with a fresh salt.
-func (Argon2) Hash(password string) (string, error) { return hashPassword(password) }
+func (h *Argon2) Hash(password string) (string, error) {
+	h.begin()
+	defer h.end()
+	return hashPassword(password)
+}
 
 // Check compares password with a PHC string in constant time.
-func (Argon2) Check(encoded, password string) bool { return checkPassword(encoded, password) }
+func (h *Argon2) Check(encoded, password string) bool {
+	h.begin()
+	defer h.end()
+	return checkPassword(encoded, password)
+}
+
+func (h *Argon2) begin() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.running++
+	if h.release != nil {
+		h.release.Stop()
+	}
+}
+
+// end schedules the release of the freed memory when this was the last
+// hash or check running.
+func (h *Argon2) end() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.running--; h.running > 0 {
+		return
+	}
+	if h.release == nil {
+		h.release = time.AfterFunc(releaseAfter, debug.FreeOSMemory)
+		return
+	}
+	h.release.Reset(releaseAfter)
+}
 
 // hashPassword returns "$argon2id$v=19$m=…,t=…,p=…$salt$hash".
 func hashPassword(password string) (string, error) {

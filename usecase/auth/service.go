@@ -28,7 +28,7 @@ type Options struct {
 	MaxConcurrentChecks int
 	Now                 func() time.Time
 	Logger              *slog.Logger
-	Hasher              Hasher // default Argon2
+	Hasher              Hasher // default &Argon2{}
 }
 
 // Service is the authentication use case: Accounts plus sign-in and tokens.

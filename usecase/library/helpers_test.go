@@ -188,9 +188,9 @@ type gatedFS struct {
 	gate chan struct{}
 }
 
-func (g *gatedFS) ReadDir(path string) ([]fs.DirEntry, error) {
+func (g *gatedFS) ReadDirStat(path string, stat func(string) bool) ([]fs.DirEntry, error) {
 	<-g.gate
-	return g.FS.ReadDir(path)
+	return g.FS.ReadDirStat(path, stat)
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

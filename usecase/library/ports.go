@@ -40,8 +40,11 @@ type RootStore interface {
 
 // FileSystem is the disk as the scanner and the audit see it. Paths are
 // absolute. Stat follows symbolic links; RealPath resolves them.
+// ReadDirStat lists a folder sorted by name; the regular files stat
+// accepts may come with their Info read together with the listing, which
+// is cheaper than asking for each file by its path afterwards.
 type FileSystem interface {
-	ReadDir(path string) ([]fs.DirEntry, error)
+	ReadDirStat(path string, stat func(name string) bool) ([]fs.DirEntry, error)
 	Stat(path string) (fs.FileInfo, error)
 	RealPath(path string) (string, error)
 	Open(path string) (domain.FileReader, error)

@@ -115,14 +115,14 @@ type failingFS struct {
 
 func (f *failingFS) deny(p string) { f.mu.Lock(); f.denied[p] = true; f.mu.Unlock() }
 
-func (f *failingFS) ReadDir(path string) ([]fs.DirEntry, error) {
+func (f *failingFS) ReadDirStat(path string, stat func(string) bool) ([]fs.DirEntry, error) {
 	f.mu.Lock()
 	denied := f.denied[path]
 	f.mu.Unlock()
 	if denied {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
 	}
-	return f.FS.ReadDir(path)
+	return f.FS.ReadDirStat(path, stat)
 }
 
 func TestUnreadableFolderKeepsItsRecords(t *testing.T) {

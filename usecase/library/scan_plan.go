@@ -64,6 +64,12 @@ func newPlanner(run *scanRun) *planner {
 // as seen.
 func (p *planner) plan(l listing) []job {
 	var jobs []job
+	add := func(j job) {
+		if jobs == nil { // a job holds a whole record: grow the list once
+			jobs = make([]job, 0, len(l.files))
+		}
+		jobs = append(jobs, j)
+	}
 	for _, f := range l.files {
 		k := p.run.known[f.path]
 		if k != nil {
@@ -71,11 +77,11 @@ func (p *planner) plan(l listing) []job {
 		}
 		if k != nil && k.sameFile(f) {
 			if k.missing {
-				jobs = append(jobs, job{file: f, known: k, revive: true})
+				add(job{file: f, known: k, revive: true})
 			}
 			continue
 		}
-		jobs = append(jobs, p.fileJob(l, f, k))
+		add(p.fileJob(l, f, k))
 	}
 	return jobs
 }

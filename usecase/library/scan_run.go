@@ -120,8 +120,17 @@ func (r *scanRun) loadKnown(ctx context.Context) error {
 		}
 	}
 	r.known = map[string]*knownRec{}
+	// Records are allocated a slab at a time: a library has a hundred
+	// thousand of them, and one allocation each is garbage work for every
+	// scan.
+	var slab []knownRec
 	return r.s.store.ScanState(ctx, prefixes, func(m domain.Media) error {
-		k := &knownRec{id: m.ID, size: m.Size, hasFile: m.HasFile(), missing: m.Status == domain.StatusMissing, edited: m.EditedFields}
+		if len(slab) == 0 {
+			slab = make([]knownRec, 1024)
+		}
+		k := &slab[0]
+		slab = slab[1:]
+		k.id, k.size, k.hasFile, k.missing, k.edited = m.ID, m.Size, m.HasFile(), m.Status == domain.StatusMissing, m.EditedFields
 		if k.hasFile {
 			k.mtime = m.ModTime.UnixNano()
 		}

@@ -167,7 +167,7 @@ func (w *walker) work(ctx context.Context) {
 // read lists one folder: subfolders become jobs, video files a listing.
 func (w *walker) read(ctx context.Context, j dirJob) {
 	w.sink.reading(j.path)
-	entries, err := w.fs.ReadDir(j.path)
+	entries, err := w.fs.ReadDirStat(j.path, isVideo)
 	if err != nil {
 		w.sink.fail(j.path, err)
 		return
@@ -178,19 +178,17 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 	// roughly sorted by path, which keeps its path index writes local.
 	for i := len(entries) - 1; i >= 0; i-- {
 		if e := entries[i]; e.IsDir() && !skipName(e.Name()) {
-			w.subdir(j, filepath.Join(j.path, e.Name()), j.real+"/"+e.Name())
+			w.subdir(j, join(j.path, e.Name()), j.real+"/"+e.Name())
 		}
 	}
 	for _, e := range entries {
-		if skipName(e.Name()) {
+		if skipName(e.Name()) || e.IsDir() {
 			continue
 		}
-		p := filepath.Join(j.path, e.Name())
+		p := join(j.path, e.Name())
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			w.symlink(j, p, e.Name(), &l)
-		case e.IsDir():
-			// queued above
 		case e.Type().IsRegular() && isVideo(e.Name()):
 			if info, err := e.Info(); err == nil {
 				l.files = append(l.files, fileEntry{path: p, size: info.Size(), mtime: info.ModTime()})
@@ -205,6 +203,15 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 		case <-ctx.Done():
 		}
 	}
+}
+
+// join is filepath.Join for a clean folder and a name read from it, without
+// cleaning the whole path again for every file of the library.
+func join(dir, name string) string {
+	if strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + "/" + name
 }
 
 func (w *walker) subdir(parent dirJob, p, real string) {

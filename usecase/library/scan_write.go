@@ -128,21 +128,29 @@ func sortBatch(b []domain.MediaChange) {
 		}
 		return 1
 	}
-	// Sort an index: swapping the changes themselves (a whole record each)
-	// costs more than the comparisons.
-	idx := make([]int, len(b))
-	for i := range idx {
-		idx[i] = i
+	// Sort keys, not the changes themselves (a whole record each), and
+	// rank each change once rather than at every comparison.
+	type key struct {
+		rank int
+		path string
+		i    int
 	}
-	slices.SortStableFunc(idx, func(x, y int) int {
-		if rx, ry := rank(&b[x]), rank(&b[y]); rx != ry {
-			return rx - ry
+	keys := make([]key, len(b))
+	for i := range b {
+		keys[i] = key{rank(&b[i]), b[i].Media.Path, i}
+	}
+	slices.SortFunc(keys, func(x, y key) int {
+		if x.rank != y.rank {
+			return x.rank - y.rank
 		}
-		return strings.Compare(b[x].Media.Path, b[y].Media.Path)
+		if c := strings.Compare(x.path, y.path); c != 0 {
+			return c
+		}
+		return x.i - y.i // stable
 	})
 	sorted := make([]domain.MediaChange, len(b))
-	for i, j := range idx {
-		sorted[i] = b[j]
+	for i, k := range keys {
+		sorted[i] = b[k.i]
 	}
 	copy(b, sorted)
 }

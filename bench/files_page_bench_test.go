@@ -1,0 +1,124 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// pageClients is how many clients ask for pages at once.
+const pageClients = 32
+
+// BenchmarkFilesPage sends GET /api/media/files?limit=50 to the whole
+// server on loopback over the scanned 100 000-file library from 32
+// clients at once (one keep-alive connection each, opened before the
+// clock starts; client and server share the machine's cores) and reports
+// the throughput and the median and 99th percentile latency. b.N is the
+// number of requests in all. "first" asks for the first page, as a list
+// opened by many people does; "spread" walks 100 different pages
+// (offset 0 to 4950), more than the server keeps, so every page is read
+// from SQLite.
+func BenchmarkFilesPage(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		pages int
+	}{{"first", 1}, {"spread", 100}} {
+		b.Run(bc.name, func(b *testing.B) { benchFilesPage(b, bc.pages) })
+	}
+}
+
+func benchFilesPage(b *testing.B, pages int) {
+	base, token, stop := serveLibrary(b)
+	defer stop()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: pageClients, MaxConnsPerHost: pageClients}}
+	defer client.CloseIdleConnections()
+	get := func(url string) (int, error) {
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", url, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		defer resp.Body.Close()
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return 0, err
+		}
+		if n, _ := strconv.Atoi(resp.Header.Get("X-Total-Count")); n < 100000 || resp.StatusCode != 200 {
+			b.Errorf("status %d, X-Total-Count %q", resp.StatusCode, resp.Header.Get("X-Total-Count"))
+		}
+		return resp.StatusCode, nil
+	}
+	lat, took := pageLoad(b, pageClients, b.N, func(i int) error {
+		_, err := get(fmt.Sprintf("%s/api/media/files?limit=50&offset=%d", base, i%pages*50))
+		return err
+	})
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(len(lat))/took.Seconds(), "req/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// pageLoad runs do(0) … do(n-1) from clients goroutines (after one
+// warm-up call each, outside the clock) and returns every call's latency
+// and the wall time of the whole run.
+func pageLoad(b *testing.B, clients, n int, do func(i int) error) ([]time.Duration, time.Duration) {
+	var warm sync.WaitGroup
+	for c := range clients {
+		warm.Go(func() {
+			if err := do(c); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+	warm.Wait()
+	lat := make([]time.Duration, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	stopProfile := profileCPU(b)
+	b.ResetTimer()
+	start := time.Now()
+	for range clients {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				t := time.Now()
+				if err := do(i); err != nil {
+					b.Error(err)
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	b.StopTimer()
+	stopProfile()
+	return lat, took
+}
+
+// profileCPU writes a CPU profile of the measured part alone (not of the
+// scan that builds the library) to $MEDIATEKA_BENCH_CPUPROFILE, when set,
+// until the returned function is called.
+func profileCPU(b *testing.B) (stop func()) {
+	path := os.Getenv("MEDIATEKA_BENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }
+}
