@@ -25,10 +25,10 @@ type heldFS struct {
 	once             *sync.Once
 }
 
-func (h heldFS) ReadDir(p string) ([]fs.DirEntry, error) {
+func (h heldFS) ReadDirStat(p string, stat func(string) bool) ([]fs.DirEntry, error) {
 	h.once.Do(func() { close(h.entered) })
 	<-h.release
-	return h.FS.ReadDir(p)
+	return h.FS.ReadDirStat(p, stat)
 }
 
 func TestAuditAlreadyRunning(t *testing.T) {

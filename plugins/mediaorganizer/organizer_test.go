@@ -31,9 +31,9 @@ type gatedFS struct {
 	gate chan struct{}
 }
 
-func (g gatedFS) ReadDir(p string) ([]fs.DirEntry, error) {
+func (g gatedFS) ReadDirStat(p string, stat func(string) bool) ([]fs.DirEntry, error) {
 	<-g.gate
-	return g.FS.ReadDir(p)
+	return g.FS.ReadDirStat(p, stat)
 }
 
 func newLibrary(t *testing.T, files ...string) (*library.Service, chan struct{}) {
