@@ -45,7 +45,7 @@ func tableNames(t *testing.T) []memoName {
 
 // A small synthetic library laid out the ways real ones are, walked in
 // folder order.
-func libgenNames(t *testing.T) []memoName {
+func libgenNames(t testing.TB) []memoName {
 	root := filepath.Join(t.TempDir(), "Library")
 	_, err := libgen.Generate(root, 2000, 7)
 	require.NoError(t, err)
@@ -132,4 +132,28 @@ func TestParserMatchesParseAt(t *testing.T) {
 			})
 		}
 	}
+}
+
+// BenchmarkParseFolders parses a generated library's names in folder
+// order, as a scan does, with ParseAt and with one Parser.
+func BenchmarkParseFolders(b *testing.B) {
+	names := libgenNames(b)
+	now := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	b.Run("ParseAt", func(b *testing.B) {
+		for b.Loop() {
+			for _, nm := range names {
+				ParseAt(nm.file, nm.parents, now)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(names)), "ns/name")
+	})
+	b.Run("Parser", func(b *testing.B) {
+		for b.Loop() {
+			p := NewParser(now)
+			for _, nm := range names {
+				p.Parse(nm.file, nm.parents)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(names)), "ns/name")
+	})
 }
