@@ -97,7 +97,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	db := sqlstoretest.New(t, textmatch.Normalize)
 	media := db.Media
 	e := &env{t: t, root: root, db: db, media: media, events: &recorder{}, lock: filepath.Join(dir, "scan.lock")}
-	o := library.Options{Roots: []domain.Root{{Path: root, Disk: "Disk 1"}}, Parser: library.ReleaseParser(fixedNow),
+	o := library.Options{Roots: []domain.Root{{Path: root, Disk: "Disk 1"}}, NewParser: library.ReleaseParsers(fixedNow),
 		Events: e.events, Lock: localfs.NewLock(e.lock), BatchSize: 50}
 	d := envDeps{fs: localfs.FS{}, store: func(s library.Store) library.Store { return s }}
 	for _, opt := range opts {

@@ -48,16 +48,25 @@ type folderInfo struct {
 	rel    Release
 }
 
-// planner turns listings into jobs. It is shared by the plan workers; the
-// folder cache is the only state they share.
+// planner turns listings into jobs for one plan worker: the parser is its
+// own (it need not be safe for concurrent use), the folder cache is shared
+// by all the workers of a scan.
 type planner struct {
-	run     *scanRun
+	run    *scanRun
+	parse  Parser
+	shared *folderCache
+}
+
+// folderCache holds each folder's classification, made once per scan.
+type folderCache struct {
 	mu      sync.Mutex
 	folders map[string]folderInfo
 }
 
-func newPlanner(run *scanRun) *planner {
-	return &planner{run: run, folders: map[string]folderInfo{}}
+func newFolderCache() *folderCache { return &folderCache{folders: map[string]folderInfo{}} }
+
+func newPlanner(run *scanRun, shared *folderCache) *planner {
+	return &planner{run: run, parse: run.s.opt.NewParser(), shared: shared}
 }
 
 // plan returns the jobs of one folder's files; unchanged files only count
@@ -88,7 +97,7 @@ func (p *planner) plan(l listing) []job {
 
 // fileJob parses a new or changed file into its record and lineage.
 func (p *planner) fileJob(l listing, f fileEntry, k *knownRec) job {
-	rel := p.run.s.opt.Parser(filepath.Base(f.path), p.parents(l.dir, l.tgt.root.Path))
+	rel := p.parse(filepath.Base(f.path), p.parents(l.dir, l.tgt.root.Path))
 	j := job{file: f, known: k}
 	m := domain.Media{DiskName: l.tgt.root.Disk, Path: f.path, Status: domain.StatusOK, Size: f.size,
 		ModTime: f.mtime.UTC(), MainCategory: rel.Category}
@@ -186,16 +195,17 @@ func (p *planner) skipEpisodeFolders(dir, root string) string {
 
 // folder classifies a folder once per scan.
 func (p *planner) folder(dir, root string) folderInfo {
-	p.mu.Lock()
-	info, ok := p.folders[dir]
-	p.mu.Unlock()
+	c := p.shared
+	c.mu.Lock()
+	info, ok := c.folders[dir]
+	c.mu.Unlock()
 	if ok {
 		return info
 	}
 	info = p.classify(dir, root)
-	p.mu.Lock()
-	p.folders[dir] = info
-	p.mu.Unlock()
+	c.mu.Lock()
+	c.folders[dir] = info
+	c.mu.Unlock()
 	return info
 }
 
@@ -204,7 +214,7 @@ func (p *planner) classify(dir, root string) folderInfo {
 	if dir == root || !within(root, dir) || isShelf(name) {
 		return folderInfo{kind: folderShelf}
 	}
-	parse := p.run.s.opt.Parser
+	parse := p.parse
 	rel := parse(name, p.parents(filepath.Dir(dir), root))
 	if own := parse(name, nil); own.Episode && own.EpisodeNum > 0 {
 		return folderInfo{kind: folderEpisode, rel: rel}

@@ -66,9 +66,10 @@ func (r *scanRun) scan() error {
 		return nil
 	})
 	g.Go(func() error { newWalker(r.s.fs, r.targets, r, listings).walk(ctx, r.s.opt.Walkers); return nil })
-	pl := newPlanner(r)
+	folders := newFolderCache()
 	var planners sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
+		pl := newPlanner(r, folders)
 		planners.Go(func() { r.planAll(ctx, known, pl, listings, jobs) })
 	}
 	g.Go(func() error { planners.Wait(); close(jobs); return nil })

@@ -24,8 +24,13 @@ type Options struct {
 	// Roots are the library folders when RootStore is nil (the command
 	// line, tests): a change then lasts as long as the service.
 	Roots []domain.Root
-	// Parser reads release names; nil means release.Parse.
+	// Parser, when set, reads release names for every scan worker at once,
+	// so it must be safe for concurrent use (tests inject one); nil means
+	// each worker gets its own from NewParser.
 	Parser Parser
+	// NewParser makes the Parser of one scan worker, which need not be
+	// safe for concurrent use; nil means ReleaseParsers(nil).
+	NewParser func() Parser
 	// Events, Lock and Listener are optional.
 	Events   Publisher
 	Lock     Locker
@@ -60,8 +65,10 @@ type Service struct {
 
 // New builds the service; nothing runs until a scan starts.
 func New(store Store, fsys FileSystem, opt Options) *Service {
-	if opt.Parser == nil {
-		opt.Parser = ReleaseParser(nil)
+	if p := opt.Parser; p != nil {
+		opt.NewParser = func() Parser { return p }
+	} else if opt.NewParser == nil {
+		opt.NewParser = ReleaseParsers(nil)
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -86,21 +93,39 @@ func New(store Store, fsys FileSystem, opt Options) *Service {
 }
 
 // ReleaseParser adapts the release-name parser to the scanner's Parser;
-// now, when not nil, fixes the clock that bounds plausible years.
+// now, when not nil, fixes the clock that bounds plausible years. It is
+// safe for concurrent use.
 func ReleaseParser(now func() time.Time) Parser {
 	return func(name string, parents []string) Release {
-		var r release.Release
 		if now != nil {
-			r = release.ParseAt(name, parents, now())
-		} else {
-			r = release.Parse(name, parents)
+			return fromRelease(release.ParseAt(name, parents, now()))
 		}
-		return Release{
-			Title: r.Title, TitleRu: r.TitleRu, TitleOrig: r.TitleOrig, Year: r.Year,
-			Episode: r.MediaType == domain.MediaEpisode, Season: r.Season, HasSeason: r.HasSeason,
-			EpisodeNum: r.Episode, EpisodeTitle: r.EpisodeTitle, SeriesTitle: r.SeriesTitle,
-			Category: r.Category,
+		return fromRelease(release.Parse(name, parents))
+	}
+}
+
+// ReleaseParsers makes release-name parsers for scan workers, one each:
+// a release.Parser reads the folders above a file once for all the files
+// listed with it, so it is not safe for concurrent use. now, when not nil,
+// is the clock that bounds plausible years, read once per parser.
+func ReleaseParsers(now func() time.Time) func() Parser {
+	return func() Parser {
+		t := time.Now()
+		if now != nil {
+			t = now()
 		}
+		p := release.NewParser(t)
+		return func(name string, parents []string) Release { return fromRelease(p.Parse(name, parents)) }
+	}
+}
+
+// fromRelease keeps what the scanner uses of a parsed release.
+func fromRelease(r release.Release) Release {
+	return Release{
+		Title: r.Title, TitleRu: r.TitleRu, TitleOrig: r.TitleOrig, Year: r.Year,
+		Episode: r.MediaType == domain.MediaEpisode, Season: r.Season, HasSeason: r.HasSeason,
+		EpisodeNum: r.Episode, EpisodeTitle: r.EpisodeTitle, SeriesTitle: r.SeriesTitle,
+		Category: r.Category,
 	}
 }
 

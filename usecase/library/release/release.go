@@ -78,7 +78,13 @@ func Parse(fileName string, parents []string) Release {
 // than a few hundred bytes are cut first, so the work per name is bounded.
 func ParseAt(fileName string, parents []string, now time.Time) Release {
 	maxYear := now.Year() + 1
-	dirs := readFolders(parents, maxYear)
+	return parseWith(fileName, readFolders(parents, maxYear), maxYear)
+}
+
+// parseWith reads a file name in the light of what its folders say. dirs
+// is the caller's copy; the parses it points to are only read, so a Parser
+// can share them between the files of one folder.
+func parseWith(fileName string, dirs folders, maxYear int) Release {
 	f := inFolders(parseName(fileName, true, maxYear), &dirs)
 	r := fromParsed(f)
 	r.Category = dirs.category
