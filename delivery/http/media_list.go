@@ -193,6 +193,7 @@ func (s *Server) sendJSON(c *fiber.Ctx, write func(ctx context.Context, w *bufio
 	w.Reset(c.Response().BodyWriter())
 	if err := write(c.UserContext(), w); err != nil {
 		c.Response().ResetBody()
+		c.Response().Header.Del("X-Total-Count") // the error body lists nothing
 		return err
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)

@@ -14,9 +14,10 @@ const maxCachedEntries = 512
 // the index they were found with. People searching as they type get the
 // same few entries keystroke after keystroke, and loading eleven whole
 // records from SQLite was the largest cost of a by-title request. The
-// cache lives and dies with its index, which is rebuilt after every
-// change to the catalogue (at once for changes made in this process,
-// within a second for others), so it is never staler than the index.
+// cache lives and dies with its index and is emptied at every change
+// reported in this process (changes by another process are seen within a
+// second), so the entries found are read fresh even while a stale index
+// is served during its background rebuild.
 // When full it is emptied, which is cheap and keeps no bookkeeping on the
 // hot path.
 type entryCache struct {
@@ -60,6 +61,14 @@ func (c *entryCache) load(ctx context.Context, repo Repository, ids []int64) ([]
 		}
 	}
 	return out, nil
+}
+
+// clear forgets every entry: the records changed, and a search served by
+// a stale index still reads them fresh.
+func (c *entryCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }
 
 // keep caches entries, emptying the cache first when they would not fit.

@@ -29,6 +29,9 @@ type refresher struct {
 // rebuilds it instead.
 func (s *Service) MediaChanged() {
 	s.changes.Add(1)
+	if ix := s.index.Load(); ix != nil {
+		ix.cached.clear()
+	}
 	s.kick()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -208,10 +209,10 @@ func (w *walker) read(ctx context.Context, j dirJob) {
 // join is filepath.Join for a clean folder and a name read from it, without
 // cleaning the whole path again for every file of the library.
 func join(dir, name string) string {
-	if strings.HasSuffix(dir, "/") {
+	if dir != "" && os.IsPathSeparator(dir[len(dir)-1]) {
 		return dir + name
 	}
-	return dir + "/" + name
+	return dir + string(filepath.Separator) + name
 }
 
 func (w *walker) subdir(parent dirJob, p, real string) {
