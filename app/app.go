@@ -127,7 +127,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
-	a.control = newControl(a.cfg, a.lib.catalog, a.log)
+	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.log)
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)

@@ -269,3 +269,27 @@ func TestShutdownClosesRoomsGoingAway(t *testing.T) {
 		assert.Equal(t, fws.CloseGoingAway, <-codes)
 	}
 }
+
+// A room connection does not outlive its token: after the viewer changes
+// their password, their open socket in their own room is closed with
+// 1008 at the next check, while the administrator's stays.
+func TestARoomConnectionEndsWhenItsTokenIsRevoked(t *testing.T) {
+	t.Parallel()
+	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_CONTROL__TOKEN_RECHECK": "50ms"})
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { require.NoError(t, stop()) }()
+
+	const room = "viewer@example.org"
+	player := joinRoom(t, addr, "player", room, la.admin)
+	remote := joinRoom(t, addr, "remote", room, la.user)
+	player.presence(1, 1)
+	time.Sleep(200 * time.Millisecond) // several checks pass while the token is good
+	remote.say(map[string]any{"event": "volume", "level": 40})
+	assert.Equal(t, "volume", player.next()["event"], "the remote is still in the room")
+
+	resp, _ := la.do(t, "POST", "/api/auth/password", la.user,
+		map[string]string{"current_password": "viewer-password", "new_password": "a-brand-new-password"})
+	require.Equal(t, 204, resp.StatusCode)
+	assert.Equal(t, 1008, remote.closeCode(), "the revoked token's socket is closed")
+	player.presence(1, 0)
+}

@@ -19,12 +19,12 @@ type controlParts struct {
 // newControl builds the rooms over the catalogue that play commands are
 // checked against. No PlayResolver yet: players receive the entry's id
 // and title and ask /play themselves.
-func newControl(cfg config.Config, cat *catalog.Service, log *slog.Logger) controlParts {
+func newControl(cfg config.Config, cat *catalog.Service, verifier ws.TokenVerifier, log *slog.Logger) controlParts {
 	hub := control.New(cat, control.Options{AllowAnonymousRooms: cfg.Control.AllowAnonymousRooms, Logger: log})
 	// Every write of the server already gets http.write_timeout (the
 	// listener sets it per write), so a socket's write deadline is that.
 	return controlParts{hub: hub, ws: ws.New(hub, ws.Options{AllowedOrigins: cfg.Control.AllowedOrigins,
-		WriteWait: cfg.HTTP.WriteTimeout.D(), Logger: log})}
+		WriteWait: cfg.HTTP.WriteTimeout.D(), Verifier: verifier, TokenRecheck: cfg.Control.TokenRecheck.D(), Logger: log})}
 }
 
 // component is the hub in the lifecycle. It is added before the HTTP

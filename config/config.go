@@ -171,6 +171,10 @@ type Control struct {
 	// whose pages may open rooms besides the server's own pages. Clients
 	// that send no Origin (apps, scripts) are always admitted.
 	AllowedOrigins []string `json:"allowed_origins"`
+	// TokenRecheck is how often the token a room connection joined with
+	// is checked again: a password change, a deletion or a lost admin role
+	// closes the connection within this time.
+	TokenRecheck Duration `json:"token_recheck"`
 }
 
 // Defaults returns the configuration used when config.json is absent. The
@@ -198,7 +202,7 @@ func Defaults() Config {
 		},
 		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
 		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},
-		Control: Control{AllowAnonymousRooms: true},
+		Control: Control{AllowAnonymousRooms: true, TokenRecheck: Duration(30 * time.Second)},
 		GoogleOAuth: GoogleOAuth{
 			AuthURL:     "https://accounts.google.com/o/oauth2/auth",
 			TokenURL:    "https://oauth2.googleapis.com/token",

@@ -62,7 +62,7 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"ai.key_cooldown": c.AI.KeyCooldown, "torrent_client.timeout": c.TorrentClient.Timeout,
 		"chat.timeout":       c.Chat.Timeout,
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
-		"search_history.max_age": c.SearchHistory.MaxAge,
+		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {

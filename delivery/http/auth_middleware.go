@@ -65,7 +65,20 @@ func verifyInto(c *fiber.Ctx, v TokenVerifier, token string) error {
 		return err
 	}
 	c.Locals(userKey, u)
+	c.Locals(tokenKey, token)
 	return c.Next()
+}
+
+// tokenKey is the Locals key of the token the current user was verified
+// from.
+const tokenKey = "mediateka.token"
+
+// CurrentToken is the token the request's user was verified from, for
+// connections that outlive the request and must check it again (rooms);
+// "" without a user.
+func CurrentToken(c *fiber.Ctx) string {
+	t, _ := c.Locals(tokenKey).(string)
+	return t
 }
 
 // bearerToken reads "Bearer <token>" (scheme in any case). An absent header

@@ -6,6 +6,7 @@
 package ws
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/url"
@@ -33,7 +34,14 @@ const (
 	DefaultPongWait   = 60 * time.Second
 	DefaultWriteWait  = 10 * time.Second
 	DefaultCloseGrace = time.Second
+	// DefaultTokenRecheck is how often a connection's token is checked
+	// again (config control.token_recheck).
+	DefaultTokenRecheck = 30 * time.Second
 )
+
+// ClosePolicy (1008, policy violation) closes a connection whose token
+// or account no longer admits it to its room.
+const ClosePolicy = 1008
 
 // Options configure the delivery; zero values take the defaults.
 type Options struct {
@@ -52,7 +60,16 @@ type Options struct {
 	// CloseGrace is how long a closing peer gets to answer the close
 	// frame before the connection is cut.
 	CloseGrace time.Duration
-	Logger     *slog.Logger
+	// Verifier checks again, every TokenRecheck, the token a connection
+	// joined with; nil checks only at the join.
+	Verifier     TokenVerifier
+	TokenRecheck time.Duration
+	Logger       *slog.Logger
+}
+
+// TokenVerifier is the one token verifier of the server (auth.Service).
+type TokenVerifier interface {
+	VerifyToken(ctx context.Context, token string) (domain.User, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -67,6 +84,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CloseGrace <= 0 {
 		o.CloseGrace = DefaultCloseGrace
+	}
+	if o.TokenRecheck <= 0 {
+		o.TokenRecheck = DefaultTokenRecheck
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -91,9 +111,16 @@ func New(hub Hub, opt Options) *Handler {
 	return &Handler{hub: hub, opt: opt.withDefaults()}
 }
 
-// ticketKey is the Locals key that carries the admitted join into the
-// upgraded connection.
+// ticketKey is the Locals key that carries the admitted join (a joined)
+// into the upgraded connection.
 const ticketKey = "mediateka.room_ticket"
+
+// joined is an admitted join and the token it was admitted with ("" for
+// an anonymous one).
+type joined struct {
+	ticket control.Ticket
+	token  string
+}
 
 // Mount adds the routes; optionalUser loads the caller when the request
 // has a token (deliveryhttp.Routes).
@@ -134,7 +161,7 @@ func (h *Handler) admit(c *fiber.Ctx) error {
 	if !websocket.IsWebSocketUpgrade(c) {
 		return errUpgradeRequired
 	}
-	c.Locals(ticketKey, t)
+	c.Locals(ticketKey, joined{ticket: t, token: deliveryhttp.CurrentToken(c)})
 	return c.Next()
 }
 
@@ -143,10 +170,10 @@ func (h *Handler) admit(c *fiber.Ctx) error {
 // socket is released when it returns; the deferred leave holds even when
 // a message panics.
 func (h *Handler) serve(conn *websocket.Conn) {
-	t, _ := conn.Locals(ticketKey).(control.Ticket)
+	j, _ := conn.Locals(ticketKey).(joined)
 	s := newSocket(conn.Conn, h.opt)
 	defer s.abort()
-	client, err := h.hub.Join(t, s)
+	client, err := h.hub.Join(j.ticket, s)
 	if err != nil {
 		s.Close(closeCodeOf(err), errorCode(err))
 		s.read(func([]byte) {})
@@ -154,7 +181,39 @@ func (h *Handler) serve(conn *websocket.Conn) {
 	}
 	defer client.Leave()
 	defer s.abort() // before Leave: it waits for the writer, which a cut socket frees
+	if j.token != "" && h.opt.Verifier != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go h.recheck(j, s, done)
+	}
 	s.read(client.Receive)
+}
+
+// recheck verifies the connection's token again every TokenRecheck until
+// done, and closes the connection with 1008 (policy violation) once the
+// token no longer passes (password changed, account deleted) or its
+// account may no longer be in the room (lost its admin role), as a new
+// join would be refused.
+func (h *Handler) recheck(j joined, s *socket, done <-chan struct{}) {
+	tick := time.NewTicker(h.opt.TokenRecheck)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), h.opt.TokenRecheck)
+		u, err := h.opt.Verifier.VerifyToken(ctx, j.token)
+		cancel()
+		if err == nil {
+			_, err = h.hub.Admit(string(j.ticket.Role), j.ticket.Room, domain.CallerOf(u))
+		}
+		if err != nil {
+			s.Close(ClosePolicy, errorCode(err))
+			return
+		}
+	}
 }
 
 // closeCodeOf is the close code of a join refused after the upgrade.
