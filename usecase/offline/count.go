@@ -78,13 +78,20 @@ type tally struct {
 // say is the answer: "В каталоге 3 фильма и 1 сериал (Комедии, 2010 год)."
 // with the titles when the scope narrows the catalogue.
 func (t tally) say(s scope, lang string) []string {
-	parts := make([]string, len(t.units))
+	parts := make([]string, 0, len(t.units))
 	total := 0
-	for i, u := range t.units {
-		parts[i] = unitCount(u, t.n[u], lang)
+	for _, u := range t.units {
 		if u == unitMovie || u == unitSeries {
 			total += t.n[u]
 		}
+	}
+	for _, u := range t.units {
+		// "3 фильма", not "3 фильма и 0 сериалов": a kind with none is
+		// left out when another has some.
+		if t.n[u] == 0 && total > 0 && len(t.units) > 1 {
+			continue
+		}
+		parts = append(parts, unitCount(u, t.n[u], lang))
 	}
 	line := fmt.Sprintf(countHas.In(lang), joinAnd(parts, lang))
 	if l := scopeLabel(s, lang); l != "" {

@@ -88,16 +88,22 @@ func parseWith(fileName string, dirs folders, maxYear int) Release {
 	f := inFolders(parseName(fileName, true, maxYear), &dirs)
 	r := fromParsed(f)
 	r.Category = dirs.category
+	var folderRu string
 	if f.hasSeason || f.hasEpisode || dirs.season != nil {
 		r.MediaType = domain.MediaEpisode
 		fillEpisode(&r, f, dirs)
 	} else {
 		r.MediaType = domain.MediaMovie
-		fillMovie(&r, f, dirs)
+		folderRu = fillMovie(&r, f, dirs)
 	}
 	r.Title = firstNonEmpty(r.TitleRu, r.TitleOrig, r.Title)
 	if r.Title == "" {
 		r.Title = r.SeriesTitle
+	}
+	if folderRu != "" && r.TitleRu == "" {
+		// Shown by the file's own title, found by the folder's too.
+		r.TitleRu = folderRu
+		r.TitleOrig = firstNonEmpty(r.TitleOrig, r.Title)
 	}
 	return r
 }
@@ -173,22 +179,23 @@ func fillEpisode(r *Release, f *parsed, dirs folders) {
 
 // fillMovie completes a movie from the folder it sits in: a file with no
 // title of its own ("01.mkv", "VIDEO_TS") takes the folder's; a folder with
-// the same title lends its year and other-language title.
-func fillMovie(r *Release, f *parsed, dirs folders) {
+// the same title lends its year and other-language title. It returns the
+// folder's Russian title when the file names the film by its original
+// title instead (see russianFromFolder).
+func fillMovie(r *Release, f *parsed, dirs folders) string {
 	d := dirs.nearest
 	if d == nil {
-		return
+		return ""
 	}
 	if f.display() == "" {
 		r.Title, r.TitleRu, r.TitleOrig, r.Translit = d.titleRaw, d.titleRu, d.titleOrig, d.translit
 		if r.Year == 0 {
 			r.Year = d.year
 		}
-		return
+		return ""
 	}
 	if !sameTitle(f, d) {
-		russianFromFolder(r, f, d)
-		return
+		return russianFromFolder(r, f, d)
 	}
 	if r.Year == 0 {
 		r.Year = d.year
@@ -199,28 +206,33 @@ func fillMovie(r *Release, f *parsed, dirs folders) {
 	if r.TitleOrig == "" && !r.Translit {
 		r.TitleOrig = d.titleOrig
 	}
+	return ""
 }
 
 // russianFromFolder lends a movie folder's Russian title to a file of the
 // same year that names the film only in Latin letters: transliterated
 // ("Джентльмены удачи (1971)/Dzhentlmeny.udachi.1971.DVDRip.avi") or
 // abbreviated ("Терминатор 2 Судный день (1991)/T2.1991.BDRip.mkv"). A
-// real original ("Аватар (2009)/Avatar.2009.mkv") keeps its own title. The
-// file's Latin title stays the original unless it is transliterated or the
-// folder has an original of its own.
-func russianFromFolder(r *Release, f, d *parsed) {
+// real original ("Матрица (1999)/The.Matrix.1999.mkv") keeps its own title
+// as the one shown, and the folder's Russian title is returned, for the
+// caller to keep as the Russian title once the shown one is settled:
+// people search the film by either. The file's Latin title stays the
+// original unless it is transliterated or the folder has an original of
+// its own.
+func russianFromFolder(r *Release, f, d *parsed) string {
 	if r.Year == 0 || r.Year != d.year || f.titleRu != "" || d.titleRu == "" {
-		return
+		return ""
 	}
 	if translitOf(f.display(), d.titleRu) {
 		r.Translit = true
 	} else if !r.Translit && !abbreviated(f.display()) {
-		return
+		return d.titleRu
 	}
 	r.TitleRu = d.titleRu
 	if r.Translit || d.titleOrig != "" {
 		r.TitleOrig, r.Translit = d.titleOrig, false
 	}
+	return ""
 }
 
 // abbreviated reports a title too short to be one: "T2", "LotR", "hp3".
