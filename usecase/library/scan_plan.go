@@ -113,20 +113,48 @@ func (p *planner) fileJob(l listing, f fileEntry, k *knownRec) job {
 	if !rel.HasSeason {
 		season = 1 // an episode with no season belongs to the first
 	}
-	if rel.HasSeason && rel.EpisodeNum == 0 {
+	if rel.HasSeason && rel.EpisodeNum == 0 && !p.numberedBeside(l, f, rel.Season) {
 		// A whole season in one file: the file is the season record.
 		m.MediaType, m.EpisodeScanSkipped, m.Number = domain.MediaSeason, 1, intPtr(season)
 		copyTitles(&m, series.media)
 		j.media, j.parent = m, series
 		return j
 	}
-	m.MediaType, m.Number, m.Year = domain.MediaEpisode, intPtr(rel.EpisodeNum), yearPtr(rel.Year)
+	m.MediaType, m.Year = domain.MediaEpisode, yearPtr(rel.Year)
+	if rel.EpisodeNum > 0 {
+		m.Number = intPtr(rel.EpisodeNum)
+	}
 	copyTitles(&m, series.media)
 	if t := clean(rel.EpisodeTitle); t != "" {
 		m.Title = t
 	}
 	j.media, j.parent = m, p.season(l, series, season)
 	return j
+}
+
+// maxSiblingsRead bounds how many other files of a folder numberedBeside
+// parses, so a folder of many unnumbered files costs little.
+const maxSiblingsRead = 16
+
+// numberedBeside reports whether another file of f's folder is a numbered
+// episode of season: then f, a file of that season without a number of its
+// own ("Dark/Season 1/c48db7d2e1.mkv"), is one more episode of the season
+// the folder holds, not a whole season in one file beside it.
+func (p *planner) numberedBeside(l listing, f fileEntry, season int) bool {
+	read := 0
+	for _, g := range l.files {
+		if g.path == f.path {
+			continue
+		}
+		if read++; read > maxSiblingsRead {
+			return false
+		}
+		r := p.parse(filepath.Base(g.path), p.parents(l.dir, l.tgt.root.Path))
+		if r.Episode && r.EpisodeNum > 0 && r.Season == season {
+			return true
+		}
+	}
+	return false
 }
 
 // series finds the series an episode in folder l.dir belongs to: the

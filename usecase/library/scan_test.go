@@ -238,3 +238,32 @@ func waitState(t *testing.T, svc *library.Service, state domain.JobState) librar
 	require.Eventually(t, func() bool { st = svc.ScanStatus(); return st.State == state }, 10*time.Second, 5*time.Millisecond)
 	return st
 }
+
+// A file of a season folder that carries no episode number of its own
+// (an obfuscated name) beside numbered episodes is one more episode of
+// that season, not a second record of the season; a season in one file
+// with no numbered episode beside it stays a season record.
+func TestAnUnnumberedFileBesideEpisodesIsAnEpisode(t *testing.T) {
+	e := newEnv(t)
+	e.touch("Сериалы/Dark/Season 1/Dark.S01E01.1080p.NF.WEB-DL.mkv", "Сериалы/Dark/Season 1/c48db7d2e1.mkv",
+		"Сериалы/Lost/Lost.S02.1080p.BluRay.mkv")
+	e.scan(library.ScanRequest{})
+	e.consistent()
+
+	hashed := e.at("Сериалы/Dark/Season 1/c48db7d2e1.mkv")
+	assert.Equal(t, domain.MediaEpisode, hashed.MediaType)
+	assert.Nil(t, hashed.Number, "its number is not known")
+	season := e.at("Сериалы/Dark/Season 1")
+	assert.Equal(t, season.ID, hashed.ParentID)
+	seasons := 0
+	for _, m := range e.all() {
+		if m.MediaType == domain.MediaSeason && m.ParentID == season.ParentID {
+			seasons++
+		}
+	}
+	assert.Equal(t, 1, seasons, "Dark has one season")
+
+	pack := e.at("Сериалы/Lost/Lost.S02.1080p.BluRay.mkv")
+	assert.Equal(t, domain.MediaSeason, pack.MediaType)
+	assert.Equal(t, 1, pack.EpisodeScanSkipped)
+}
