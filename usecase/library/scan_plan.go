@@ -141,7 +141,7 @@ const maxSiblingsRead = 16
 // own ("Dark/Season 1/c48db7d2e1.mkv"), is one more episode of the season
 // the folder holds, not a whole season in one file beside it.
 func (p *planner) numberedBeside(l listing, f fileEntry, season int) bool {
-	read := 0
+	read, parents := 0, p.parents(l.dir, l.tgt.root.Path)
 	for _, g := range l.files {
 		if g.path == f.path {
 			continue
@@ -149,7 +149,7 @@ func (p *planner) numberedBeside(l listing, f fileEntry, season int) bool {
 		if read++; read > maxSiblingsRead {
 			return false
 		}
-		r := p.parse(filepath.Base(g.path), p.parents(l.dir, l.tgt.root.Path))
+		r := p.parse(filepath.Base(g.path), parents)
 		if r.Episode && r.EpisodeNum > 0 && r.Season == season {
 			return true
 		}
