@@ -139,20 +139,20 @@ func (p *Plugin) scan(caller domain.Caller, lang string) string {
 	id, err := p.lib.StartScan(library.ScanRequest{})
 	switch {
 	case err == nil && p.notices != nil && p.notices.WatchScan(caller.UserID, id):
-		return say(lang, "Сканирование библиотеки запущено. Когда оно закончится, я скажу об этом здесь, в чате, — в ответе на ваше следующее сообщение. Как оно идёт — спросите «статус сканирования».",
+		return textmatch.Pick(lang, "Сканирование библиотеки запущено. Когда оно закончится, я скажу об этом здесь, в чате, — в ответе на ваше следующее сообщение. Как оно идёт — спросите «статус сканирования».",
 			"The library scan has started. I'll tell you in this chat when it ends (in my answer to your next message); progress: ask “scan status”.")
 	case err == nil:
-		return say(lang, "Сканирование библиотеки запущено. Как оно идёт — спросите «статус сканирования».",
+		return textmatch.Pick(lang, "Сканирование библиотеки запущено. Как оно идёт — спросите «статус сканирования».",
 			"The library scan has started. Progress: ask “scan status”.")
 	case errors.Is(err, domain.ErrScanRunning):
-		return say(lang, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
+		return textmatch.Pick(lang, "Сканирование уже идёт — дождитесь, пока оно закончится.", "A scan is already running; wait for it to finish.")
 	case errors.Is(err, domain.ErrNoRoots):
-		return say(lang, "Папки библиотеки не настроены: добавьте их в search_dirs.json.",
+		return textmatch.Pick(lang, "Папки библиотеки не настроены: добавьте их в search_dirs.json.",
 			"No library folders are configured: add them to search_dirs.json.")
 	}
 	p.log.Warn("media_organizer could not start a scan", "err", err.Error())
 	// The cause is in the log; a chat answer never carries raw error text.
-	return say(lang, "Не получилось запустить сканирование — причина записана в журнал сервера.",
+	return textmatch.Pick(lang, "Не получилось запустить сканирование — причина записана в журнал сервера.",
 		"Could not start the scan; the reason is in the server log.")
 }
 
@@ -162,7 +162,7 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 		return "", fmt.Errorf("find duplicates: %w", err)
 	}
 	if len(groups) == 0 {
-		return say(lang, "Дубликатов не найдено.", "No duplicates found."), nil
+		return textmatch.Pick(lang, "Дубликатов не найдено.", "No duplicates found."), nil
 	}
 	var b strings.Builder
 	if lang == domain.LangRussian {
@@ -172,11 +172,11 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 	}
 	for i, g := range groups {
 		if i == 5 {
-			b.WriteString(say(lang, "\n…и другие.", "\n…and more."))
+			b.WriteString(textmatch.Pick(lang, "\n…и другие.", "\n…and more."))
 			break
 		}
 		fmt.Fprintf(&b, "\n• %s — %d %s (%s)", titleOf(g.Entries[0]), len(g.Entries),
-			say(lang, textmatch.PluralRu(len(g.Entries), "копия", "копии", "копий"), textmatch.PluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, lang))
+			textmatch.Pick(lang, textmatch.PluralRu(len(g.Entries), "копия", "копии", "копий"), textmatch.PluralEn(len(g.Entries), "copy", "copies")), reason(g.Reason, lang))
 	}
 	return b.String(), nil
 }
@@ -184,7 +184,7 @@ func (p *Plugin) duplicates(ctx context.Context, lang string) (string, error) {
 func (p *Plugin) audit(ctx context.Context, lang string) (string, error) {
 	rep, err := p.lib.Audit(ctx)
 	if errors.Is(err, domain.ErrAuditRunning) {
-		return say(lang, "Аудит уже идёт — дождитесь, пока он закончится.", "An audit is already running; wait for it to finish."), nil
+		return textmatch.Pick(lang, "Аудит уже идёт — дождитесь, пока он закончится.", "An audit is already running; wait for it to finish."), nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("audit the library: %w", err)
@@ -217,10 +217,6 @@ func (p *Plugin) count(ctx context.Context, words []string, lang string) (string
 	return "The library has " + strings.Join(parts, ", ") + ".", nil
 }
 
-func say(lang, russian, english string) string {
-	return textmatch.Phrase{RU: russian, EN: english}.In(lang)
-}
-
 func titleOf(m domain.Media) string {
 	t := m.Title
 	if t == "" {
@@ -236,9 +232,9 @@ func titleOf(m domain.Media) string {
 
 func reason(r string, lang string) string {
 	if r == library.DuplicateSameContent {
-		return say(lang, "одинаковое содержимое", "same content")
+		return textmatch.Pick(lang, "одинаковое содержимое", "same content")
 	}
-	return say(lang, "одинаковые название и год", "same title and year")
+	return textmatch.Pick(lang, "одинаковые название и год", "same title and year")
 }
 
 // scopedCount answers a count narrower than the whole library through the
