@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -18,16 +19,20 @@ import (
 // and the timestamps. It encodes itself by walking the field table, so a
 // new column shows up without touching this file.
 type mediaDTO struct {
-	m     domain.Media
-	table fieldTable
+	m domain.Media
 }
 
 // fieldTable is the field table with each field's member key written out
-// (`,"name":`), built once per answer.
+// (`,"name":`).
 type fieldTable struct {
 	fields []domain.MediaField
 	keys   []string
 }
+
+// entryFields is the field table of every entry written: a constant
+// derived from domain.MediaFields, built on first use rather than once per
+// entry or answer.
+var entryFields = sync.OnceValue(newFieldTable)
 
 func newFieldTable() fieldTable {
 	t := fieldTable{fields: domain.MediaFields()}
@@ -44,7 +49,7 @@ type entryDTO struct {
 }
 
 func toMediaDTO(m domain.Media) mediaDTO {
-	return mediaDTO{m: m, table: newFieldTable()}
+	return mediaDTO{m: m}
 }
 
 // MarshalJSON writes the entry as one JSON object.
@@ -63,8 +68,9 @@ func (d mediaDTO) appendMembers(b []byte) ([]byte, error) {
 	m := &d.m
 	b = strconv.AppendInt(append(b, `"id":`...), m.ID, 10)
 	var err error
-	for i, f := range d.table.fields {
-		b = append(b, d.table.keys[i]...)
+	table := entryFields()
+	for i, f := range table.fields {
+		b = append(b, table.keys[i]...)
 		if b, err = appendField(b, f, m); err != nil {
 			return nil, err
 		}

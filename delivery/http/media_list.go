@@ -153,21 +153,20 @@ func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error)
 
 // entryWriter writes entries of one streamed answer: straight from the
 // entry (not through an Encoder, which would check and copy it once more),
-// with one copy of the field table and one scratch buffer for the whole
-// answer rather than one per entry, flushing every flushEvery entries.
+// with one scratch buffer for the whole answer rather than one per entry,
+// flushing every flushEvery entries.
 type entryWriter struct {
 	w       *bufio.Writer
-	table   fieldTable
 	scratch []byte
 	n       int // entries written
 }
 
 func newEntryWriter(w *bufio.Writer) *entryWriter {
-	return &entryWriter{w: w, table: newFieldTable(), scratch: make([]byte, 0, 2048)}
+	return &entryWriter{w: w, scratch: make([]byte, 0, 2048)}
 }
 
 func (ew *entryWriter) write(m domain.Media) error {
-	raw, err := mediaDTO{m: m, table: ew.table}.appendJSON(ew.scratch[:0])
+	raw, err := mediaDTO{m: m}.appendJSON(ew.scratch[:0])
 	if err != nil {
 		return err
 	}

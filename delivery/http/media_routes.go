@@ -82,7 +82,7 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 // copying every entry once more. by-title is the most frequent request
 // of a page that searches as people type.
 func appendTitleMatch(b []byte, tm catalog.TitleMatch) ([]byte, error) {
-	match := toMediaDTO(tm.Match) // its field table serves the whole answer
+	match := toMediaDTO(tm.Match)
 	b = append(b, `{"alternatives":[`...)
 	var err error
 	for i, m := range tm.Alternatives {
