@@ -36,10 +36,8 @@ func (l wordList) word(i int) string { return l.text[l.at[i] : l.at[i+1]-1] }
 // prefixed returns the range [lo, hi) of the words that start with p.
 func (l wordList) prefixed(p string) (lo, hi int) {
 	lo = sort.Search(l.len(), func(i int) bool { return l.word(i) >= p })
-	hi = lo
-	for hi < l.len() && strings.HasPrefix(l.word(hi), p) {
-		hi++
-	}
+	// A one-letter prefix starts thousands of words: search the end too.
+	hi = lo + sort.Search(l.len()-lo, func(i int) bool { return !strings.HasPrefix(l.word(lo+i), p) })
 	return lo, hi
 }
 
