@@ -41,8 +41,14 @@ func detect(words []string) intent {
 	}
 	whole := has("библиотек", "медиатек", "коллекци", "library", "collection")
 	object := whole || has("папк", "диск", "фильм", "сериал", "media", "folder", "disk", "movie", "film", "series")
+	// A request to start ("запусти сканирование и скажи, когда
+	// закончится", "scan the library and tell me when it's done") names
+	// the end too; it is a scan, not a question about one.
+	start := has("запуст", "начни", "старт", "просканир", "отсканир", "пересканир") ||
+		word(words, "start", "run", "begin", "rescan") || phrase(words, "scan", "the") || phrase(words, "scan", "my")
 	switch {
-	case has("скан", "scan") && (has("статус", "status", "progress", "прогресс", "закончил", "завершил", "finished", "done", "over") ||
+	case has("скан", "scan") && !start && (has("статус", "прогресс", "закончил", "завершил") ||
+		word(words, "status", "progress", "finished", "done", "over") ||
 		phrase(words, "как", "идет") || phrase(words, "how", "is") || phrase(words, "how", "s")):
 		return intentScanStatus
 	case has("сканирован", "пересканир") || (has("просканир", "сканиру", "отсканир") && object) ||
