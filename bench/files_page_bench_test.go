@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -61,10 +60,8 @@ func benchFilesPage(b *testing.B, pages int) {
 		_, err := get(fmt.Sprintf("%s/api/media/files?limit=50&offset=%d", base, i%pages*50))
 		return err
 	})
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(len(lat))/took.Seconds(), "req/s")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	reportLatency(b, lat)
 }
 
 // pageLoad runs do(0) … do(n-1) from clients goroutines (after one

@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 	"time"
 
 	"mediateka/bench/libgen"
+	"mediateka/bench/measure"
 	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
@@ -233,26 +233,25 @@ func BenchmarkByTitle(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	reportLatency(b, lat)
+}
+
+// reportLatency reports the median and the 99th percentile of lat in
+// milliseconds.
+func reportLatency(b *testing.B, lat []time.Duration) {
+	b.ReportMetric(float64(measure.Percentile(lat, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(measure.Percentile(lat, 99).Microseconds())/1000, "p99-ms")
 }
 
 func domainNotFound(err error) bool { return domain.IsKind(err, domain.KindNotFound) }
 
 // rssKB reads the resident set size of this process.
 func rssKB(b *testing.B) int64 {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+	n := measure.RSSKiB(os.Getpid())
+	if n == 0 {
 		b.Skip("no /proc/self/status: RSS cannot be measured here")
 	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
+	return n
 }
 
 // peakRSS samples RSS every few milliseconds until stop is called.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -99,9 +98,7 @@ func BenchmarkByTitleHTTP8(b *testing.B) {
 	for _, l := range lat {
 		all = append(all, l...)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+	reportLatency(b, all)
 	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "req/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "cpu-µs/req")
 }
