@@ -10,8 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,8 +56,8 @@ func New(bin string, timeout time.Duration) (*Prober, error) {
 	return &Prober{bin: path, timeout: timeout, slots: make(chan struct{}, MaxConcurrent)}, nil
 }
 
-// probeOutput is the part of `ffprobe -print_format json -show_streams`
-// this package reads.
+// probeOutput is the part of `ffprobe -print_format json -show_streams
+// -show_format` this package reads.
 type probeOutput struct {
 	Streams []struct {
 		Index       int               `json:"index"`
@@ -65,17 +67,28 @@ type probeOutput struct {
 		Tags        map[string]string `json:"tags"`
 		Disposition map[string]int    `json:"disposition"`
 	} `json:"streams"`
+	Format struct {
+		Duration string `json:"duration"`
+	} `json:"format"`
 }
 
 // Streams lists the streams of the file at path, in container order.
 // It waits for a free slot first; a context that ends while waiting ends
 // the call without running anything.
 func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream, error) {
+	info, err := p.Probe(ctx, path)
+	return info.Streams, err
+}
+
+// Probe reads the file's duration and streams (the video codec is its
+// video stream's), in one run of ffprobe, within the same bound of
+// MaxConcurrent processes as Streams.
+func (p *Prober) Probe(ctx context.Context, path string) (domain.MediaInfo, error) {
 	select {
 	case p.slots <- struct{}{}:
 		defer func() { <-p.slots }()
 	case <-ctx.Done():
-		return nil, fmt.Errorf("ffprobe %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
+		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
@@ -83,23 +96,33 @@ func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream
 		path = "./" + path // a relative name starting with "-" must not read as an option
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, p.bin, "-v", "error", "-print_format", "json", "-show_streams", path)
+	cmd := exec.CommandContext(ctx, p.bin, "-v", "error", "-print_format", "json", "-show_streams", "-show_format", path)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
+		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
 	}
 	var out probeOutput
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
+		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
 	}
-	streams := make([]domain.MediaStream, 0, len(out.Streams))
+	return out.info(), nil
+}
+
+// info maps ffprobe's answer; a duration that is missing or not a
+// positive number is 0 (unknown).
+func (out probeOutput) info() domain.MediaInfo {
+	info := domain.MediaInfo{Streams: make([]domain.MediaStream, 0, len(out.Streams))}
+	if d, err := strconv.ParseFloat(out.Format.Duration, 64); err == nil && d > 0 && !math.IsInf(d, 0) {
+		info.Duration = d
+	}
 	for _, s := range out.Streams {
-		streams = append(streams, domain.MediaStream{
+		info.Streams = append(info.Streams, domain.MediaStream{
 			Index: s.Index, Type: s.CodecType, Codec: s.CodecName, Channels: s.Channels,
 			Language: tag(s.Tags, "language"), Title: tag(s.Tags, "title"), Default: s.Disposition["default"] == 1,
+			Picture: s.Disposition["attached_pic"] == 1,
 		})
 	}
-	return streams, nil
+	return info
 }
 
 // tag reads a tag whatever its case (Matroska writes "language", some

@@ -47,6 +47,28 @@ func TestStreamsOfARealFile(t *testing.T) {
 	assert.Equal(t, "eng", streams[3].Language)
 }
 
+func TestProbeReadsDurationAndVideoCodec(t *testing.T) {
+	file := matrixVideo(t)
+	p, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	info, err := p.Probe(context.Background(), file)
+	require.NoError(t, err)
+	assert.InDelta(t, 2.0, info.Duration, 0.2, "the container's duration in seconds")
+	video, ok := info.Video()
+	require.True(t, ok)
+	assert.Equal(t, "h264", video.Codec)
+	audio := info.Audio()
+	require.Len(t, audio, 2)
+	assert.Equal(t, []string{"ac3", "aac"}, []string{audio[0].Codec, audio[1].Codec})
+
+	noVideo := exectest.MakeVideo(t, exectest.Video{Name: "tone.mka", Seconds: 3, NoVideo: true, Audio: []exectest.Track{{}}})
+	info, err = p.Probe(context.Background(), noVideo)
+	require.NoError(t, err)
+	_, ok = info.Video()
+	assert.False(t, ok, "an audio-only file has no picture")
+	assert.InDelta(t, 3.0, info.Duration, 0.2)
+}
+
 func TestErrors(t *testing.T) {
 	_, err := ffprobe.New("no-such-ffprobe-binary", 0)
 	assert.ErrorIs(t, err, ffprobe.ErrNotInstalled)
