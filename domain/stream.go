@@ -26,9 +26,11 @@ type MediaStream struct {
 
 // MediaInfo is what a prober reads from a media file: its length and its
 // streams in container order. Duration is in seconds, 0 when the container
-// does not say.
+// does not say; Start is the container's first timestamp (0 for most
+// files, seconds into a broadcast for a recorded transport stream).
 type MediaInfo struct {
 	Duration float64
+	Start    float64
 	Streams  []MediaStream
 }
 

@@ -68,7 +68,8 @@ type probeOutput struct {
 		Disposition map[string]int    `json:"disposition"`
 	} `json:"streams"`
 	Format struct {
-		Duration string `json:"duration"`
+		Duration  string `json:"duration"`
+		StartTime string `json:"start_time"`
 	} `json:"format"`
 }
 
@@ -84,11 +85,26 @@ func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream
 // video stream's), in one run of ffprobe, within the same bound of
 // MaxConcurrent processes as Streams.
 func (p *Prober) Probe(ctx context.Context, path string) (domain.MediaInfo, error) {
+	raw, err := p.run(ctx, path, "-print_format", "json", "-show_streams", "-show_format")
+	if err != nil {
+		return domain.MediaInfo{}, err
+	}
+	var out probeOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
+	}
+	return out.info(), nil
+}
+
+// run runs ffprobe with args on the file at path and returns what it
+// wrote. It waits for a free slot first; a context that ends while
+// waiting ends the call without running anything.
+func (p *Prober) run(ctx context.Context, path string, args ...string) ([]byte, error) {
 	select {
 	case p.slots <- struct{}{}:
 		defer func() { <-p.slots }()
 	case <-ctx.Done():
-		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
+		return nil, fmt.Errorf("ffprobe %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
@@ -96,25 +112,20 @@ func (p *Prober) Probe(ctx context.Context, path string) (domain.MediaInfo, erro
 		path = "./" + path // a relative name starting with "-" must not read as an option
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, p.bin, "-v", "error", "-print_format", "json", "-show_streams", "-show_format", path)
+	cmd := exec.CommandContext(ctx, p.bin, append(append([]string{"-v", "error"}, args...), path)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
 	}
-	var out probeOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
-	}
-	return out.info(), nil
+	return stdout.Bytes(), nil
 }
 
 // info maps ffprobe's answer; a duration that is missing or not a
 // positive number is 0 (unknown).
 func (out probeOutput) info() domain.MediaInfo {
 	info := domain.MediaInfo{Streams: make([]domain.MediaStream, 0, len(out.Streams))}
-	if d, err := strconv.ParseFloat(out.Format.Duration, 64); err == nil && d > 0 && !math.IsInf(d, 0) {
-		info.Duration = d
-	}
+	info.Duration = seconds(out.Format.Duration)
+	info.Start = seconds(out.Format.StartTime)
 	for _, s := range out.Streams {
 		info.Streams = append(info.Streams, domain.MediaStream{
 			Index: s.Index, Type: s.CodecType, Codec: s.CodecName, Channels: s.Channels,
@@ -123,6 +134,36 @@ func (out probeOutput) info() domain.MediaInfo {
 		})
 	}
 	return info
+}
+
+// seconds reads a time ffprobe wrote; missing, negative or not a number
+// is 0.
+func seconds(s string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// Keyframe is where a seek to at (in the container's own time, which
+// starts at MediaInfo.Start) lands in the file's first video stream: the
+// time of the first packet read after seeking there, the keyframe at or
+// before at, as ffmpeg's input seeking (-ss before -i) finds it. A file
+// with no packet there (at past the end) gives at. It shares the bound of
+// MaxConcurrent processes.
+func (p *Prober) Keyframe(ctx context.Context, path string, at float64) (float64, error) {
+	raw, err := p.run(ctx, path, "-select_streams", "V:0", "-read_intervals", strconv.FormatFloat(at, 'f', 3, 64)+"%+#1",
+		"-show_entries", "packet=pts_time", "-of", "csv=p=0")
+	if err != nil {
+		return 0, fmt.Errorf("keyframe before %.3f: %w", at, err)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(raw)), "\n")
+	k, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
+	if err != nil {
+		return at, nil
+	}
+	return k, nil
 }
 
 // tag reads a tag whatever its case (Matroska writes "language", some

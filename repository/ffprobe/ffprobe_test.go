@@ -69,6 +69,20 @@ func TestProbeReadsDurationAndVideoCodec(t *testing.T) {
 	assert.InDelta(t, 3.0, info.Duration, 0.2)
 }
 
+func TestKeyframeIsWhereASeekLands(t *testing.T) {
+	// Keyframes every 2 s of a 7 s film, at 0, 2, 4 and 6 (Matroska adds a
+	// few milliseconds to each).
+	file := exectest.MakeVideo(t, exectest.Video{Seconds: 7, KeyframeEvery: 2, Audio: []exectest.Track{{Codec: "ac3"}}})
+	exectest.Require(t, "ffmpeg", "ffprobe")
+	p, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	for at, want := range map[float64]float64{0: 0, 1.5: 0, 3: 2, 4.5: 4, 6.9: 6} {
+		k, err := p.Keyframe(context.Background(), file, at)
+		require.NoError(t, err)
+		assert.InDelta(t, want, k, 0.05, "a seek to %v", at)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	_, err := ffprobe.New("no-such-ffprobe-binary", 0)
 	assert.ErrorIs(t, err, ffprobe.ErrNotInstalled)
