@@ -6,11 +6,11 @@
 package ffmpeg
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -90,32 +90,52 @@ func (r *Runner) command(ctx context.Context, stderr *tail, args ...string) *exe
 	return cmd
 }
 
-// Thumbnail writes one frame of the video at path, taken at seconds at,
-// as a JPEG at most ThumbnailWidth pixels wide, into out. It waits for one
-// of MaxThumbnails slots first. No picture made (no video stream, a
-// position past the end, an unreadable file) is an error, and out is then
-// left absent.
-func (r *Runner) Thumbnail(ctx context.Context, path string, at float64, out string) error {
+// Thumbnail is one frame of the video at path, taken at seconds at, as
+// a JPEG at most ThumbnailWidth pixels wide. It waits for one of
+// MaxThumbnails slots first. No picture made (no video stream, a position
+// past the end, an unreadable file) is an error.
+func (r *Runner) Thumbnail(ctx context.Context, path string, at float64) ([]byte, error) {
 	select {
 	case r.thumbs <- struct{}{}:
 		defer func() { <-r.thumbs }()
 	case <-ctx.Done():
-		return fmt.Errorf("thumbnail of %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
+		return nil, fmt.Errorf("thumbnail of %s: waiting for a free slot: %w", filepath.Base(path), ctx.Err())
 	}
 	ctx, cancel := context.WithTimeout(ctx, ThumbnailTimeout)
 	defer cancel()
 	stderr := &tail{}
+	out := &capped{max: maxThumbnailBytes}
 	cmd := r.command(ctx, stderr, "-ss", seconds(max(0, at)), "-i", input(path), "-map", "0:V:0", "-frames:v", "1",
-		"-vf", "scale='min("+strconv.Itoa(ThumbnailWidth)+",iw)':-2", "-q:v", "4", "-f", "image2", "-c:v", "mjpeg", "-y", input(out))
+		"-vf", "scale='min("+strconv.Itoa(ThumbnailWidth)+",iw)':-2", "-q:v", "4", "-c:v", "mjpeg", "-f", "image2pipe", "pipe:1")
+	cmd.Stdout = out
 	err := cmd.Run()
-	if info, statErr := os.Stat(out); err == nil && (statErr != nil || info.Size() == 0) {
-		err = errors.New("ffmpeg wrote no picture")
+	if err == nil && (out.over || out.buf.Len() == 0) {
+		err = errors.New("ffmpeg wrote no picture, or one too large")
 	}
 	if err != nil {
-		_ = os.Remove(out)
-		return fmt.Errorf("thumbnail of %s: %w: %s", filepath.Base(path), err, stderr.String())
+		return nil, fmt.Errorf("thumbnail of %s: %w: %s", filepath.Base(path), err, stderr.String())
 	}
-	return nil
+	return out.buf.Bytes(), nil
+}
+
+// maxThumbnailBytes bounds a thumbnail held in memory; a 480-pixel JPEG
+// is some tens of kilobytes.
+const maxThumbnailBytes = 4 << 20
+
+// capped keeps what is written up to max bytes and notes the excess.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+// Write keeps p while there is room.
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return len(p), nil
+	}
+	return c.buf.Write(p)
 }
 
 // tail keeps the last stderrTail bytes written to it.
