@@ -24,7 +24,10 @@ type Track struct {
 // is ffmpeg's test pattern in H.264, Size pixels ("160x120" when empty) at
 // Rate frames a second (10 when 0), with a keyframe every KeyframeEvery
 // seconds (x264's default of 250 frames when 0); NoVideo leaves it out.
-// Each audio track is a sine tone.
+// Noise makes every frame grainy, so the file is large for its length
+// (about 1 MB a second at 320×240 and 25 frames): for tests that must keep
+// ffmpeg writing for longer than socket buffers hold. Each audio track is
+// a sine tone.
 type Video struct {
 	Name          string
 	Seconds       int
@@ -32,6 +35,7 @@ type Video struct {
 	Rate          int
 	KeyframeEvery int
 	NoVideo       bool
+	Noise         bool
 	Audio         []Track
 	Subtitles     []Track
 }
@@ -115,6 +119,9 @@ func (v Video) video(seconds string) (in, maps []string) {
 	maps = []string{"-map", "0:v", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"}
 	if v.KeyframeEvery > 0 {
 		maps = append(maps, "-g", strconv.Itoa(v.KeyframeEvery*rate))
+	}
+	if v.Noise {
+		maps = append(maps, "-vf", "noise=alls=40:allf=t")
 	}
 	return in, maps
 }
