@@ -67,7 +67,9 @@ func (s *Service) parse(token string) (playClaims, error) {
 	if len(token) > base64.RawURLEncoding.EncodedLen(tokenMaxSize) {
 		return playClaims{}, ErrInvalidPlayToken
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(token)
+	// Strict: the spare bits of the last character must be zero, so one
+	// token has one spelling.
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(token)
 	if err != nil || len(raw) <= tokenMACSize {
 		return playClaims{}, ErrInvalidPlayToken
 	}

@@ -41,6 +41,16 @@ func TestPlayTokenOpensOneEntryForOneAccount(t *testing.T) {
 		_, err = e.svc.Authorize(ctx, base64.RawURLEncoding.EncodeToString(forged), heat.ID)
 		assert.ErrorIs(t, err, playback.ErrInvalidPlayToken, "byte %d changed", i)
 	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	for i := range st {
+		for _, c := range alphabet {
+			if byte(c) == st[i] {
+				continue
+			}
+			_, err = e.svc.Authorize(ctx, st[:i]+string(c)+st[i+1:], heat.ID)
+			require.ErrorIs(t, err, playback.ErrInvalidPlayToken, "character %d changed to %c", i, c)
+		}
+	}
 	for _, bad := range []string{"", "x", "!!!!", strings.Repeat("A", 4000), st + "A", st[:len(st)-1]} {
 		_, err = e.svc.Authorize(ctx, bad, heat.ID)
 		assert.ErrorIs(t, err, playback.ErrInvalidPlayToken, "%q", bad)
