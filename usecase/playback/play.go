@@ -22,6 +22,7 @@ const (
 const (
 	warnNoFFmpeg  = "ffmpeg is not installed on the server: the file is sent as it is and a browser may not play it"
 	warnNoFFprobe = "ffprobe is not installed on the server: the file's tracks are unknown and a browser may not play it"
+	warnUnread    = "the file's tracks could not be read; a browser may not play it"
 )
 
 // Info is the answer of GET /api/media/{id}/play: everything a player
@@ -117,7 +118,7 @@ func (s *Service) ResolvePlay(ctx context.Context, viewer domain.Caller, media d
 func (s *Service) mode(path string, info domain.MediaInfo, known bool, probeErr error) (string, string) {
 	switch {
 	case probeErr != nil:
-		return ModeDirect, errProbeFailedNotice
+		return ModeDirect, warnUnread
 	case !known:
 		return ModeDirect, warnNoFFprobe
 	case browserPlays(path, info):

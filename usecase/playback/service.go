@@ -29,13 +29,12 @@ const (
 
 // Errors of playback, each with its own code (docs/API.md §3).
 var (
-	ErrNotPlayable       = domain.NewError(domain.KindInvalid, "not_playable", "only a movie or an episode plays; open one of its episodes")
-	ErrInvalidPlayToken  = domain.NewError(domain.KindUnauthorized, "invalid_play_token", "the play token is not valid for this media")
-	ErrPlayTokenExpired  = domain.NewError(domain.KindUnauthorized, "play_token_expired", "the play token has expired; ask /play again")
-	ErrRemuxBusy         = domain.NewError(domain.KindUnavailable, "remux_busy", "the server is converting as many films as it may at once; try again in a moment")
-	ErrRemuxUnavailable  = domain.NewError(domain.KindUnavailable, "remux_unavailable", "ffmpeg is not installed, so this file cannot be converted for the browser")
-	ErrNoThumbnail       = domain.NewError(domain.KindNotFound, "no_thumbnail", "there is no picture to show for this entry")
-	errProbeFailedNotice = "the file's tracks could not be read; it may not play in a browser"
+	ErrNotPlayable      = domain.NewError(domain.KindInvalid, "not_playable", "only a movie or an episode plays; open one of its episodes")
+	ErrInvalidPlayToken = domain.NewError(domain.KindUnauthorized, "invalid_play_token", "the play token is not valid for this media")
+	ErrPlayTokenExpired = domain.NewError(domain.KindUnauthorized, "play_token_expired", "the play token has expired; ask /play again")
+	ErrRemuxBusy        = domain.NewError(domain.KindUnavailable, "remux_busy", "the server is converting as many films as it may at once; try again in a moment")
+	ErrRemuxUnavailable = domain.NewError(domain.KindUnavailable, "remux_unavailable", "ffmpeg is not installed, so this file cannot be converted for the browser")
+	ErrNoThumbnail      = domain.NewError(domain.KindNotFound, "no_thumbnail", "there is no picture to show for this entry")
 )
 
 // Options configure the service.
