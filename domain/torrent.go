@@ -1,0 +1,85 @@
+package domain
+
+import "time"
+
+// TorrentState is where a torrent stands, in words that do not depend on
+// the torrent client or its version: qBittorrent 4.x says pausedDL where
+// 5.x says stoppedDL, and both are Paused here. The client's own word
+// travels beside it as Torrent.ClientState.
+type TorrentState string
+
+// The states of API.md §5. Completed is a finished torrent that is not
+// seeding (paused or stopped after the download); Stalled is a download
+// that has no peers to fetch from.
+const (
+	TorrentDownloading  TorrentState = "Downloading"
+	TorrentSeeding      TorrentState = "Seeding"
+	TorrentPaused       TorrentState = "Paused"
+	TorrentStalled      TorrentState = "Stalled"
+	TorrentQueued       TorrentState = "Queued"
+	TorrentChecking     TorrentState = "Checking"
+	TorrentMoving       TorrentState = "Moving"
+	TorrentMetadata     TorrentState = "Metadata"
+	TorrentCompleted    TorrentState = "Completed"
+	TorrentMissingFiles TorrentState = "MissingFiles"
+	TorrentError        TorrentState = "Error"
+)
+
+// Torrent is one torrent of the client. Hash is the lower-case hex
+// info-hash the client knows it by; Progress runs 0..1; ETA is zero when
+// the client does not know it (nothing to fetch, no peers).
+type Torrent struct {
+	Hash          string
+	Name          string
+	State         TorrentState
+	ClientState   string
+	Progress      float64
+	Size          int64
+	Category      string
+	SavePath      string
+	AddedOn       time.Time
+	ETA           time.Duration
+	DownloadSpeed int64 // bytes per second
+}
+
+// Finished reports whether every wanted byte is on disk.
+func (t Torrent) Finished() bool { return t.Progress >= 1 }
+
+// TorrentFile is one file of a torrent, its Name relative to the
+// torrent's save path (with the torrent's folder when it has one).
+type TorrentFile struct {
+	Name     string
+	Size     int64
+	Progress float64
+}
+
+// TorrentAdd is what the client is asked to add: either a magnet link in
+// URL or the bytes of a .torrent file in File, never both. Category and
+// SavePath are optional; Paused adds it without starting it.
+type TorrentAdd struct {
+	URL      string
+	File     []byte
+	Category string
+	SavePath string
+	Paused   bool
+}
+
+// ErrTorrentClientUnavailable is every torrent endpoint's answer when the
+// client cannot be reached, does not answer in time or refuses the login.
+var ErrTorrentClientUnavailable = NewError(KindUnavailable, "torrent_client_unavailable",
+	"the torrent client is unreachable or refused the login")
+
+// ErrInvalidTorrentLink is a download link that cannot become a torrent:
+// not a magnet or http(s) link, a magnet without a valid info-hash, a file
+// that cannot be fetched or is not a torrent. reason says which, for people.
+func ErrInvalidTorrentLink(reason string) *Error {
+	return &Error{Kind: KindInvalid, Code: "invalid_torrent_link", Message: "the torrent link is not usable: " + reason,
+		Fields: map[string]string{"url": reason}}
+}
+
+// ErrTorrentRefused is the client's "no" to an add: the torrent is a
+// duplicate or not a torrent it can read (qBittorrent answers "Fails."
+// with status 200 for both). The torrent use case tells the two apart by
+// looking the hash up.
+var ErrTorrentRefused = NewError(KindInvalid, "invalid_torrent_link",
+	"the torrent client refused the torrent")
