@@ -138,10 +138,15 @@ type AI struct {
 
 // Torrent points at the qBittorrent WebUI.
 type Torrent struct {
-	URL      string   `json:"url"`
-	Username string   `json:"username"`
-	Password string   `json:"password"`
-	Timeout  Duration `json:"timeout"`
+	URL      string `json:"url"`
+	Username string `json:"username"`
+	Password string `json:"password"`
+	// Timeout bounds each call to the client, the login included: an
+	// unreachable client is a 503 within it.
+	Timeout Duration `json:"timeout"`
+	// FetchTimeout bounds downloading a .torrent link (an indexer such as
+	// Jackett may fetch it from its tracker first).
+	FetchTimeout Duration `json:"fetch_timeout"`
 }
 
 // TTS configures speech synthesis.
@@ -198,7 +203,8 @@ func Defaults() Config {
 			OAuthStateTTL: Duration(10 * time.Minute), OAuthMaxPending: 10000, TelegramInitDataTTL: Duration(24 * time.Hour)},
 		AI: AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
 		TorrentClient: Torrent{
-			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),
+			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(3 * time.Second),
+			FetchTimeout: Duration(20 * time.Second),
 		},
 		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
 		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},

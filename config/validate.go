@@ -63,6 +63,7 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"chat.timeout":       c.Chat.Timeout,
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
 		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
+		"torrent_client.fetch_timeout": c.TorrentClient.FetchTimeout,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {

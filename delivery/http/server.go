@@ -52,6 +52,8 @@ type Deps struct {
 	Classify Classifier
 	// Control mounts the rooms' routes (delivery/ws); nil: none.
 	Control Routes
+	// Torrents is the torrent client's use case (API.md §5).
+	Torrents TorrentService
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -157,6 +159,7 @@ func (s *Server) routes() {
 	s.mountMedia(s.app)
 	s.mountMediaAdmin(s.app)
 	s.mountEvents(s.app)
+	s.mountTorrents()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}
