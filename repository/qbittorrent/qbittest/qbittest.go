@@ -36,9 +36,11 @@ type Daemon struct {
 	Username string
 	Password string
 	SaveDir  string // the default download folder
+	bin      string
+	dir      string
 	cmd      *exec.Cmd
 	done     chan struct{}
-	stopOnce sync.Once
+	stopOnce *sync.Once
 }
 
 // Start runs qbittorrent-nox in a temporary profile and waits until its
@@ -48,13 +50,32 @@ func Start(t testing.TB) *Daemon {
 	bin := exectest.Require(t, "qbittorrent-nox", "qbittorrent-nox")[0]
 	dir := t.TempDir()
 	d := &Daemon{Username: Username, Password: randomPassword(t), SaveDir: filepath.Join(dir, "downloads"),
-		done: make(chan struct{})}
+		bin: bin, dir: dir}
 	webPort, peerPort := freePort(t), freePort(t)
 	d.URL = fmt.Sprintf("http://127.0.0.1:%d", webPort)
 	writeConfig(t, filepath.Join(dir, "profile"), d, webPort, peerPort)
-	d.cmd = exec.Command(bin, "--profile="+filepath.Join(dir, "profile"))
-	d.cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CACHE_HOME="+dir)
-	log, err := os.Create(filepath.Join(dir, "daemon.log"))
+	t.Cleanup(func() { d.Stop() })
+	d.run(t)
+	return d
+}
+
+// Restart stops the daemon and starts it again on the same profile, port
+// and torrents — what a torrent whose files vanished needs before
+// qBittorrent reports it as missingFiles.
+func (d *Daemon) Restart(t testing.TB) {
+	t.Helper()
+	d.Stop()
+	d.run(t)
+}
+
+// run starts the process and waits for its WebUI.
+func (d *Daemon) run(t testing.TB) {
+	t.Helper()
+	d.done, d.stopOnce = make(chan struct{}), &sync.Once{}
+	d.cmd = exec.Command(d.bin, "--profile="+filepath.Join(d.dir, "profile"))
+	d.cmd.Env = append(os.Environ(), "HOME="+d.dir, "XDG_CONFIG_HOME="+d.dir, "XDG_DATA_HOME="+d.dir, "XDG_CACHE_HOME="+d.dir)
+	logPath := filepath.Join(d.dir, "daemon.log")
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +83,13 @@ func Start(t testing.TB) *Daemon {
 	if err := d.cmd.Start(); err != nil {
 		t.Fatalf("start qbittorrent-nox: %v", err)
 	}
-	go func() { _ = d.cmd.Wait(); _ = log.Close(); close(d.done) }()
-	t.Cleanup(d.Stop)
+	cmd, done := d.cmd, d.done
+	go func() { _ = cmd.Wait(); _ = log.Close(); close(done) }()
 	if err := d.waitReady(20 * time.Second); err != nil {
 		d.Stop()
-		out, _ := os.ReadFile(filepath.Join(dir, "daemon.log"))
+		out, _ := os.ReadFile(logPath)
 		t.Fatalf("qbittorrent-nox did not come up: %v\n%s", err, out)
 	}
-	return d
 }
 
 // Stop ends the daemon (SIGTERM, then SIGKILL after 5 s) and waits for it.
