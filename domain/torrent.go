@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // TorrentState is where a torrent stands, in words that do not depend on
 // the torrent client or its version: qBittorrent 4.x says pausedDL where
@@ -8,7 +11,8 @@ import "time"
 // travels beside it as Torrent.ClientState.
 type TorrentState string
 
-// The states of API.md §5. Completed is a finished torrent that is not
+// The states of API.md §5. Completed (TorrentDone: the name
+// TorrentCompleted is the event's) is a finished torrent that is not
 // seeding (paused or stopped after the download); Stalled is a download
 // that has no peers to fetch from.
 const (
@@ -20,7 +24,7 @@ const (
 	TorrentChecking     TorrentState = "Checking"
 	TorrentMoving       TorrentState = "Moving"
 	TorrentMetadata     TorrentState = "Metadata"
-	TorrentCompleted    TorrentState = "Completed"
+	TorrentDone         TorrentState = "Completed"
 	TorrentMissingFiles TorrentState = "MissingFiles"
 	TorrentError        TorrentState = "Error"
 )
@@ -29,14 +33,17 @@ const (
 // info-hash the client knows it by; Progress runs 0..1; ETA is zero when
 // the client does not know it (nothing to fetch, no peers).
 type Torrent struct {
-	Hash          string
-	Name          string
-	State         TorrentState
-	ClientState   string
-	Progress      float64
-	Size          int64
-	Category      string
-	SavePath      string
+	Hash        string
+	Name        string
+	State       TorrentState
+	ClientState string
+	Progress    float64
+	Size        int64
+	Category    string
+	SavePath    string
+	// ContentPath is the torrent's file (single-file torrent) or top
+	// folder on disk; empty when the client does not say.
+	ContentPath   string
 	AddedOn       time.Time
 	ETA           time.Duration
 	DownloadSpeed int64 // bytes per second
@@ -51,6 +58,9 @@ type TorrentFile struct {
 	Name     string
 	Size     int64
 	Progress float64
+	// Skipped is a file the person chose not to download (priority 0): it
+	// need not be on disk.
+	Skipped bool
 }
 
 // TorrentAdd is what the client is asked to add: either a magnet link in
@@ -83,3 +93,24 @@ func ErrInvalidTorrentLink(reason string) *Error {
 // looking the hash up.
 var ErrTorrentRefused = NewError(KindInvalid, "invalid_torrent_link",
 	"the torrent client refused the torrent")
+
+// ErrRelocateRunning is the answer to a relocation while one runs.
+var ErrRelocateRunning = NewError(KindConflict, "relocate_running", "a torrent relocation is already running")
+
+// TorrentCompleted announces a download that finished: Name and Hash as
+// the client knows them, SavePath the folder it was saved into.
+type TorrentCompleted struct {
+	eventOf[TorrentCompleted]
+	Hash     string `json:"hash"`
+	Name     string `json:"name"`
+	SavePath string `json:"save_path"`
+}
+
+// PathWithin reports whether the clean absolute path p is dir or lies
+// below it. Both must be clean (filepath.Clean); no link is resolved.
+func PathWithin(dir, p string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}

@@ -19,8 +19,8 @@ func TestEveryClientStateMaps(t *testing.T) {
 		{"error", domain.TorrentError},
 		{"missingFiles", domain.TorrentMissingFiles},
 		{"uploading", domain.TorrentSeeding},
-		{"pausedUP", domain.TorrentCompleted},  // 4.x
-		{"stoppedUP", domain.TorrentCompleted}, // 5.x
+		{"pausedUP", domain.TorrentDone},  // 4.x
+		{"stoppedUP", domain.TorrentDone}, // 5.x
 		{"queuedUP", domain.TorrentQueued},
 		{"stalledUP", domain.TorrentSeeding},
 		{"checkingUP", domain.TorrentChecking},

@@ -24,6 +24,7 @@ type infoJSON struct {
 	Size     int64   `json:"size"`
 	Category string  `json:"category"`
 	SavePath string  `json:"save_path"`
+	Content  string  `json:"content_path"`
 	AddedOn  int64   `json:"added_on"`
 	ETA      int64   `json:"eta"`
 	DLSpeed  int64   `json:"dlspeed"`
@@ -35,7 +36,7 @@ const infiniteETA = 8640000
 func (t infoJSON) domain() domain.Torrent {
 	out := domain.Torrent{Hash: strings.ToLower(t.Hash), Name: t.Name, State: MapState(t.State),
 		ClientState: t.State, Progress: t.Progress, Size: t.Size, Category: t.Category,
-		SavePath: t.SavePath, DownloadSpeed: t.DLSpeed}
+		SavePath: t.SavePath, ContentPath: t.Content, DownloadSpeed: t.DLSpeed}
 	if t.AddedOn > 0 {
 		out.AddedOn = time.Unix(t.AddedOn, 0).UTC()
 	}
@@ -187,13 +188,14 @@ func (c *Client) Files(ctx context.Context, hash string) ([]domain.TorrentFile, 
 		Name     string  `json:"name"`
 		Size     int64   `json:"size"`
 		Progress float64 `json:"progress"`
+		Priority int     `json:"priority"`
 	}
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return nil, domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("list files: %w", err))
 	}
 	out := make([]domain.TorrentFile, 0, len(raw))
 	for _, f := range raw {
-		out = append(out, domain.TorrentFile{Name: f.Name, Size: f.Size, Progress: f.Progress})
+		out = append(out, domain.TorrentFile{Name: f.Name, Size: f.Size, Progress: f.Progress, Skipped: f.Priority == 0})
 	}
 	return out, nil
 }

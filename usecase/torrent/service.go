@@ -13,9 +13,11 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"mediateka/domain"
+	jobrun "mediateka/usecase/job"
 )
 
 // Methods of an added download, as the API reports them.
@@ -30,13 +32,29 @@ const maxLabelChars = 500
 // Options are the service's collaborators besides the client.
 type Options struct {
 	Logger *slog.Logger
+	// Roots lists the library folders now: a relocation searches them and
+	// refuses folders outside them.
+	Roots func() []domain.Root
+	// FS is the disk a relocation walks.
+	FS FileSystem
+	// Titles finds catalogue entries for assign-categories.
+	Titles TitleSearch
+	// RelocateInline is how many torrents with missing files a relocation
+	// handles within the request; more run as a background job.
+	RelocateInline int
+	// Now is the clock (nil: time.Now): the release-name parser's year
+	// bound and the job's times.
+	Now func() time.Time
 }
 
-// Service lists and adds torrents.
+// Service lists and adds torrents, relocates those whose files moved and
+// files them under the catalogue's categories.
 type Service struct {
-	client Client
-	fetch  LinkFetcher
-	log    *slog.Logger
+	client    Client
+	fetch     LinkFetcher
+	log       *slog.Logger
+	opt       Options
+	relocates *jobrun.Runner[relocateCounts, RelocateError]
 }
 
 // New builds the service. client may be nil when no torrent client is
@@ -46,7 +64,13 @@ func New(client Client, fetch LinkFetcher, opt Options) *Service {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, fetch: fetch, log: opt.Logger}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Roots == nil {
+		opt.Roots = func() []domain.Root { return nil }
+	}
+	return &Service{client: client, fetch: fetch, log: opt.Logger, opt: opt, relocates: newRelocateRunner(opt)}
 }
 
 // List returns the client's torrents, newest first.
