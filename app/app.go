@@ -129,10 +129,13 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	}
 	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.log)
 	a.life.add(a.control.component())
-	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
-	if deps.Torrents, err = newTorrents(a.cfg, a.log); err != nil {
+	torrents, err := newTorrents(a.cfg, a.lib, a.log)
+	if err != nil {
 		return err
 	}
+	a.life.add(torrents.components(a.life)...)
+	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
+	deps.Torrents = torrents.svc
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

@@ -64,6 +64,7 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
 		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
 		"torrent_client.fetch_timeout": c.TorrentClient.FetchTimeout,
+		"torrent_client.poll_interval": c.TorrentClient.PollInterval,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {
@@ -99,6 +100,9 @@ func (c Config) validateLimits(add func(string, ...any)) {
 	}
 	if c.Chat.MaxMessageChars < 1 || c.Chat.MaxHistory < 0 {
 		add("chat.max_message_chars must be at least 1 and chat.max_history not negative")
+	}
+	if c.TorrentClient.RelocateInline < 0 {
+		add("torrent_client.relocate_inline must not be negative")
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 type TorrentService interface {
 	List(ctx context.Context) ([]domain.Torrent, error)
 	Download(ctx context.Context, req torrent.DownloadRequest) (torrent.Added, error)
+	Relocate(ctx context.Context, dirs []string) (torrent.RelocateOutcome, error)
+	RelocateStatus() torrent.RelocateStatus
+	AssignCategories(ctx context.Context, dryRun bool) (torrent.AssignResult, error)
 }
 
 // mountTorrents adds /api/torrents for signed-in users.
@@ -24,6 +27,9 @@ func (s *Server) mountTorrents() {
 	g := s.app.Group("/api/torrents", s.userAuth)
 	g.Get("/", s.torrentList)
 	g.Post("/download", s.torrentDownload)
+	g.Post("/relocate", requireAdmin, s.torrentRelocate)
+	g.Get("/relocate/status", requireAdmin, s.torrentRelocateStatus)
+	g.Post("/assign-categories", requireAdmin, s.torrentAssignCategories)
 }
 
 // torrentDTO is one torrent of GET /api/torrents. eta is seconds, null
