@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -113,4 +114,48 @@ func PathWithin(dir, p string) bool {
 		return strings.HasPrefix(p, "/")
 	}
 	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// TorrentRelease is one result of a torrent search (a Torznab indexer's
+// item): what it is called, how big it is, how many peers share it and
+// where to get it. DownloadURL is the indexer's .torrent link (it may
+// redirect to a magnet), Magnet the magnet link when the indexer gives
+// one; at least one of them is set. Zero Published means unknown;
+// Leechers -1 means the indexer did not say. DownloadFactor is 0 for a
+// freeleech release and 1 normally.
+type TorrentRelease struct {
+	Title          string
+	Size           int64
+	Seeders        int
+	Leechers       int
+	DownloadURL    string
+	Magnet         string
+	InfoHash       string
+	Indexer        string
+	Published      time.Time
+	Categories     []int
+	DownloadFactor float64
+	UploadFactor   float64
+}
+
+// ErrTorrentSearchNotConfigured is the torrent search's answer while no
+// Torznab indexer is configured: the message tells how to add one.
+var ErrTorrentSearchNotConfigured = NewError(KindUnavailable, "torrent_search_not_configured",
+	`no Torznab indexer is configured: add {"indexers": [{"name": "jackett", "url": "http://127.0.0.1:9117/api/v2.0/indexers/all/results/torznab", "apikey": "…"}]} `+
+		`to <plugin_config_dir>/torrent_search/config.json (Jackett or Prowlarr give the URL and the key) and restart the server`)
+
+// ErrIndexersUnavailable is the torrent search's answer when every
+// configured indexer failed (unreachable, too slow, or answered an error).
+var ErrIndexersUnavailable = NewError(KindUnavailable, "indexers_unavailable", "no Torznab indexer answered")
+
+// IndexerError is a Torznab indexer's own error element
+// (<error code="100" description="Incorrect user credentials"/>), sent
+// with status 200.
+type IndexerError struct {
+	Code        int
+	Description string
+}
+
+func (e *IndexerError) Error() string {
+	return fmt.Sprintf("indexer error %d: %s", e.Code, e.Description)
 }
