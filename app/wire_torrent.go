@@ -16,6 +16,8 @@ import (
 type torrentParts struct {
 	svc     *torrent.Service
 	watcher *torrent.Watcher
+	// search asks the Torznab indexers (API.md §5 search).
+	search *torrent.Searcher
 }
 
 // newTorrents builds the torrents use case on the qBittorrent client of

@@ -159,3 +159,12 @@ type IndexerError struct {
 func (e *IndexerError) Error() string {
 	return fmt.Sprintf("indexer error %d: %s", e.Code, e.Description)
 }
+
+// TorrentQuery is one search of the torrent indexers: the words, what is
+// sought (MediaMovie, MediaSeries, or "" for anything) and, optionally,
+// the Torznab category ids (2000 movies, 5000 TV …) to search in.
+type TorrentQuery struct {
+	Text string
+	Kind string
+	Cats []int
+}

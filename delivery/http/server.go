@@ -54,6 +54,8 @@ type Deps struct {
 	Control Routes
 	// Torrents is the torrent client's use case (API.md §5).
 	Torrents TorrentService
+	// TorrentSearch asks the Torznab indexers (API.md §5, search).
+	TorrentSearch TorrentSearcher
 }
 
 // Routes are routes that live in a delivery package of their own and

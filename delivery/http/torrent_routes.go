@@ -26,6 +26,9 @@ func (s *Server) mountTorrents() {
 	}
 	g := s.app.Group("/api/torrents", s.userAuth)
 	g.Get("/", s.torrentList)
+	if s.deps.TorrentSearch != nil {
+		g.Get("/search", s.torrentSearch)
+	}
 	g.Post("/download", s.torrentDownload)
 	g.Post("/relocate", requireAdmin, s.torrentRelocate)
 	g.Get("/relocate/status", requireAdmin, s.torrentRelocateStatus)

@@ -56,6 +56,19 @@ type Query struct {
 	Cats []int
 }
 
+// Find is Search for the torrent use case: a movie is sought with
+// t=movie, a series with t=tvsearch, anything else with t=search.
+func (c *Client) Find(ctx context.Context, q domain.TorrentQuery) ([]domain.TorrentRelease, error) {
+	fn := FuncSearch
+	switch q.Kind {
+	case domain.MediaMovie:
+		fn = FuncMovie
+	case domain.MediaSeries:
+		fn = FuncTV
+	}
+	return c.Search(ctx, Query{Func: fn, Text: q.Text, Cats: q.Cats})
+}
+
 // Client talks to one indexer. It is safe for concurrent use; the
 // indexer's capabilities are asked once and remembered.
 type Client struct {

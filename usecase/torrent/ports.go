@@ -22,6 +22,10 @@ type Client interface {
 	// SetLocation points the torrents at dir; Recheck verifies their data.
 	SetLocation(ctx context.Context, dir string, hashes ...string) error
 	Recheck(ctx context.Context, hashes ...string) error
+	// Pause stops the torrents, Resume starts them again (qBittorrent 5.x
+	// calls them stop and start).
+	Pause(ctx context.Context, hashes ...string) error
+	Resume(ctx context.Context, hashes ...string) error
 	// CreateCategory creates a category (one that exists is fine);
 	// SetCategory files torrents under an existing one.
 	CreateCategory(ctx context.Context, name, savePath string) error
