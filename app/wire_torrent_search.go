@@ -43,7 +43,7 @@ func loadSearchConfig(cfg config.Config) searchConfig {
 		return searchConfig{problem: err}
 	}
 	var file struct {
-		Indexers []indexerJSON `json:"indexers"`
+		Indexers []indexerJSON   `json:"indexers"`
 		Timeout  config.Duration `json:"timeout"`
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
