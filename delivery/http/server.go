@@ -55,6 +55,10 @@ type Deps struct {
 	// Playback answers /play, remuxes and thumbnails and checks play
 	// tokens; nil: /play and /thumbnail answer 404 and st= is not taken.
 	Playback Playback
+	// Torrents is the torrent client's use case (API.md §5).
+	Torrents TorrentService
+	// TorrentSearch asks the Torznab indexers (API.md §5, search).
+	TorrentSearch TorrentSearcher
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -160,6 +164,7 @@ func (s *Server) routes() {
 	s.mountMedia(s.app)
 	s.mountMediaAdmin(s.app)
 	s.mountEvents(s.app)
+	s.mountTorrents()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}
