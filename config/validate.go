@@ -63,7 +63,7 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"chat.timeout":       c.Chat.Timeout,
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
 		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
-		"media.play_token_ttl": c.Media.PlayTokenTTL,
+		"media.play_token_ttl":         c.Media.PlayTokenTTL,
 		"torrent_client.fetch_timeout": c.TorrentClient.FetchTimeout,
 		"torrent_client.poll_interval": c.TorrentClient.PollInterval,
 	}
