@@ -88,8 +88,8 @@ func TestContinueListsStartedEntriesNewestFirst(t *testing.T) {
 		require.NoError(t, db.Watching.SaveProgress(ctx, user, w))
 	}
 	save(ann.ID, progress(ids[0], 100, 1000, false, watchT0.Add(1*time.Minute)))
-	save(ann.ID, progress(ids[1], 200, 0, false, watchT0.Add(3*time.Minute))) // duration unknown
-	save(ann.ID, progress(ids[2], 0, 1000, false, watchT0.Add(5*time.Minute))) // not begun
+	save(ann.ID, progress(ids[1], 200, 0, false, watchT0.Add(3*time.Minute)))   // duration unknown
+	save(ann.ID, progress(ids[2], 0, 1000, false, watchT0.Add(5*time.Minute)))  // not begun
 	save(ann.ID, progress(ids[3], 950, 1000, true, watchT0.Add(6*time.Minute))) // watched
 	save(ann.ID, progress(ids[4], 300, 1000, false, watchT0.Add(2*time.Minute)))
 	save(bob.ID, progress(ids[5], 300, 1000, false, watchT0.Add(9*time.Minute)))
