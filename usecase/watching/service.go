@@ -57,7 +57,8 @@ func New(store Store, cat Catalog, opt Options) *Service {
 	return &Service{store: store, cat: cat, now: opt.Now, th: newThrottle(opt.MinInterval, opt.JumpSlack)}
 }
 
-// Report keeps userID's position in mediaID, a movie or an episode:
+// Report keeps userID's position in mediaID, a movie or an episode (or a
+// season that is one file):
 // position and duration in seconds, 0 or more (duration 0: unknown), the
 // position not past a known duration (a second of slack is taken as the
 // end). From domain.WatchedShare of the duration the entry is marked
@@ -140,8 +141,9 @@ func (s *Service) Seen(ctx context.Context, userID int64, ids []int64) (map[int6
 	return out, nil
 }
 
-// playable checks that id is a movie or an episode: media_not_found or
-// not_playable otherwise.
+// playable checks that id is what /play plays — a movie, an episode or a
+// season that is one file — so whatever plays can be resumed:
+// media_not_found or not_playable (a series or season folder) otherwise.
 func (s *Service) playable(ctx context.Context, id int64) error {
 	found, err := s.cat.Entries(ctx, []int64{id})
 	if err != nil {
@@ -150,7 +152,7 @@ func (s *Service) playable(ctx context.Context, id int64) error {
 	if len(found) == 0 {
 		return domain.ErrMediaNotFound
 	}
-	if t := found[0].MediaType; t != domain.MediaMovie && t != domain.MediaEpisode {
+	if !found[0].HasFile() {
 		return domain.ErrNotPlayable
 	}
 	return nil

@@ -174,6 +174,13 @@ func TestBadReportsAreRefusedAndWriteNothing(t *testing.T) {
 	require.NoError(t, r.svc.Report(ctx, r.ann, r.heat, 42, 0))
 	w, _ = r.state(t, r.ann, r.heat)
 	assert.Equal(t, domain.WatchState{MediaID: r.heat, Position: 42, UpdatedAt: r.clock.Now()}, w, "an unknown duration bounds nothing")
+
+	pack := r.db.Series("Lost").Season(5, func(m *domain.Media) { // one file: /play plays it
+		m.Path, m.EpisodeScanSkipped, m.Size, m.ModTime = "/library/Lost Season_05 720p.mkv", 1, 1<<30, time.Unix(1_700_000_000, 0)
+	})
+	require.NoError(t, r.svc.Report(ctx, r.ann, pack.ID, 600, 30000))
+	w, _ = r.state(t, r.ann, pack.ID)
+	assert.InDelta(t, 600, w.Position, 0, "a season that is one file is resumed like a film")
 }
 
 func TestSetWatched(t *testing.T) {
