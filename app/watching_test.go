@@ -292,3 +292,18 @@ func TestAPlayerInARoomKeepsThePosition(t *testing.T) {
 	assert.Equal(t, 1, rows, "the viewer's Heat alone")
 	assert.False(t, strings.Contains(ra.stderr.String(), "keep a player's position"), "no failure was logged")
 }
+
+// TestPlayResumesWhereTheViewerStopped: /play's resume_position is the
+// account's stored position, 0 for another account and once watched.
+func TestPlayResumesWhereTheViewerStopped(t *testing.T) {
+	t.Parallel()
+	pa := newPlayApp(t, nil)
+	resp, body := pa.do(t, "PUT", mediaPath(pa.matrix, "progress"), pa.user, map[string]any{"position": 1.5, "duration": 4})
+	require.Equal(t, 204, resp.StatusCode, "%v", body)
+	assert.Equal(t, 1.5, pa.play(t, pa.matrix, pa.user)["resume_position"])
+	assert.Equal(t, 0.0, pa.play(t, pa.matrix, pa.admin)["resume_position"], "another account never started it")
+
+	resp, _ = pa.do(t, "PUT", mediaPath(pa.matrix, "progress"), pa.user, map[string]any{"position": 3.8, "duration": 4})
+	require.Equal(t, 204, resp.StatusCode)
+	assert.Equal(t, 0.0, pa.play(t, pa.matrix, pa.user)["resume_position"], "watched: it starts over")
+}

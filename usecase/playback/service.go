@@ -54,7 +54,7 @@ type Options struct {
 	// thumbnails and no remux.
 	Prober     Prober
 	Transcoder Transcoder
-	// Resume is nil until the watching state exists: every entry then
+	// Resume is the watching state (usecase/watching); nil: every entry
 	// starts at 0.
 	Resume Resume
 	Now    func() time.Time
