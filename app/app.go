@@ -70,6 +70,7 @@ type repositories struct {
 	activity *sqlstore.Activity
 	settings *sqlstore.Settings
 	media    *sqlstore.Media
+	watch    *sqlstore.WatchStates
 }
 
 type useCases struct {
@@ -144,7 +145,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 		return err
 	}
 	a.playback = newPlayback(a.cfg, a.repos, a.lib, a.ai.probe, a.log)
-	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.log)
+	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.lib.watching, a.log)
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	deps.Playback = a.playback
@@ -160,7 +161,7 @@ func newRepositories(ctx context.Context, cfg config.Config) (repositories, erro
 	}
 	return repositories{store: store, users: sqlstore.NewUsers(store),
 		activity: sqlstore.NewActivity(store), settings: sqlstore.NewSettings(store),
-		media: sqlstore.NewMedia(store, textmatch.Normalize)}, nil
+		media: sqlstore.NewMedia(store, textmatch.Normalize), watch: sqlstore.NewWatchStates(store)}, nil
 }
 
 func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log *slog.Logger) (useCases, error) {

@@ -59,6 +59,9 @@ type Deps struct {
 	Torrents TorrentService
 	// TorrentSearch asks the Torznab indexers (API.md §5, search).
 	TorrentSearch TorrentSearcher
+	// Watching is the signed-in account's watching state (user_state,
+	// progress, continue); nil: no such routes and user_state null.
+	Watching Watching
 }
 
 // Routes are routes that live in a delivery package of their own and
