@@ -41,6 +41,12 @@ func TestMovedFilesAreMissingThenFoundAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []domain.TorrentFile{{Name: "Film.mkv", Size: 50_000, Progress: 0}}, files)
 	require.NoError(t, c.SetLocation(ctx, to, hash))
+	// A recheck sent before the move shows can be lost (4.5.2 then sits
+	// in checkingUP): wait for the new path, as usecase/torrent does.
+	require.Eventually(t, func() bool {
+		ts, err := c.List(ctx, hash)
+		return err == nil && len(ts) == 1 && filepath.Clean(ts[0].SavePath) == to && ts[0].State != domain.TorrentMoving
+	}, 10*time.Second, 50*time.Millisecond, "the client shows the new location")
 	require.NoError(t, c.Recheck(ctx, hash))
 	got = waitState(t, c, hash, domain.TorrentSeeding, "found where it was moved to")
 	assert.Equal(t, to, filepath.Clean(got.SavePath))
@@ -50,13 +56,15 @@ func TestMovedFilesAreMissingThenFoundAgain(t *testing.T) {
 func waitState(t *testing.T, c *Client, hash string, want domain.TorrentState, why string) domain.Torrent {
 	t.Helper()
 	var last domain.Torrent
-	require.Eventually(t, func() bool {
+	ok := assert.Eventually(t, func() bool {
 		ts, err := c.List(context.Background(), hash)
 		if err != nil || len(ts) != 1 {
 			return false
 		}
 		last = ts[0]
 		return last.State == want
-	}, 10*time.Second, 50*time.Millisecond, "%s: want %s, last %+v", why, want, last)
+	}, 20*time.Second, 50*time.Millisecond)
+	// The last state seen is only known after the wait, so it is told here.
+	require.True(t, ok, "%s: want %s, last %+v", why, want, last)
 	return last
 }
