@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/repository/torznab/torznabtest"
+	"mediateka/usecase/torrent/torrenttest"
 )
 
 const indexerKey = "idx-secret-key-4242"
@@ -168,4 +171,27 @@ func TestTorrentSearchUnavailable(t *testing.T) {
 			assert.Contains(t, p["last_error"], "url must be an http(s) URL")
 		}
 	}
+}
+
+func TestSearchHidesTheIndexerKeyAndItsLinkStillDownloads(t *testing.T) {
+	t.Parallel()
+	file, fileHash := torrenttest.SingleFile("Interstellar.2014.1080p.mkv", bytes.Repeat([]byte("k"), 20_000))
+	jackett := torznabtest.Start(t, torznabtest.Options{APIKey: indexerKey, Items: []torznabtest.Item{
+		{Title: "Interstellar.2014.1080p.BluRay", Size: 8 << 30, Seeders: 50, Peers: 60, Cats: []int{2040}, File: file}}})
+	ta, _, user := torrentApp(t, indexerConfig(t, indexer("jackett", jackett, "")))
+
+	status, got := ta.doList(t, "GET", "/api/torrents/search?query=interstellar", user)
+	require.Equal(t, 200, status)
+	require.Len(t, got, 1)
+	assert.NotContains(t, fmt.Sprint(got), indexerKey, "the indexer's API key is never sent to a user")
+	link := got[0]["download_url"].(string)
+	assert.Contains(t, link, "jackett_apikey=&")
+
+	resp, added := ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+	require.Equal(t, 201, resp.StatusCode, "the server puts the key back: %v", added)
+	assert.Equal(t, fileHash, added["hash"])
+	assert.Equal(t, 1, jackett.Downloads())
+	assert.NotContains(t, ta.stderr.String(), indexerKey, "nor is it logged")
+	logged, _ := os.ReadFile(filepath.Join(ta.cfg.LogDir, "mediateka.log"))
+	assert.NotContains(t, string(logged), indexerKey)
 }

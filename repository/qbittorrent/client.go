@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"mediateka/domain"
+	"mediateka/repository/httperr"
 )
 
 // DefaultTimeout bounds each call when Config.Timeout is zero. It is also
@@ -162,7 +163,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("qbittorrent %s: %w", r.path, redact(err)))
+		return nil, domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("qbittorrent %s: %w", r.path, httperr.Redact(err)))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -173,17 +174,6 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 		return nil, &statusError{path: r.path, status: resp.StatusCode, body: strings.TrimSpace(string(body))}
 	}
 	return body, nil
-}
-
-// redact drops the URL (which never holds the password, but may hold a
-// user-info part someone put into torrent_client.url) from a transport
-// error, keeping its cause.
-func redact(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
-	}
-	return err
 }
 
 // login renews the session unless another call already did since stale.
