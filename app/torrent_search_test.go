@@ -155,14 +155,18 @@ func TestTorrentSearchUnavailable(t *testing.T) {
 	resp, body = ta.do(t, "GET", "/api/torrents/search?query=interstellar", user, nil)
 	assert.Equal(t, 503, resp.StatusCode)
 	assert.Equal(t, "indexers_unavailable", errCode(body))
-	assert.Contains(t, body["error"].(map[string]any)["message"], "Invalid API Key")
-	assert.NotContains(t, body["error"].(map[string]any)["message"], indexerKey)
+	assert.Equal(t, "the only indexer failed, see the server log", body["error"].(map[string]any)["message"],
+		"what failed (hosts, ports, the indexer's words) goes to the log only")
+	assert.Contains(t, ta.stderr.String(), "Invalid API Key")
 
 	ta = newTestApp(t, indexerConfig(t, map[string]any{"name": "x", "url": "ftp://nowhere", "apikey": indexerKey}))
 	admin, user := ta.tokens(t)
 	resp, body = ta.do(t, "GET", "/api/torrents/search?query=interstellar", user, nil)
 	assert.Equal(t, 503, resp.StatusCode)
-	assert.Contains(t, body["error"].(map[string]any)["message"], "indexers[0]")
+	msg := body["error"].(map[string]any)["message"].(string)
+	assert.Contains(t, msg, "is invalid, see the server log")
+	assert.NotContains(t, msg, "indexers[0]", "the config's details are for the log and the admin's plugin status")
+	assert.Contains(t, ta.stderr.String(), "indexers[0]")
 	status, list := ta.doList(t, "GET", "/api/admin/plugins", admin)
 	require.Equal(t, 200, status)
 	for _, p := range list {
