@@ -35,6 +35,7 @@ var (
 	ErrRemuxBusy        = domain.NewError(domain.KindUnavailable, "remux_busy", "the server is converting as many films as it may at once; try again in a moment")
 	ErrRemuxUnavailable = domain.NewError(domain.KindUnavailable, "remux_unavailable", "ffmpeg is not installed, so this file cannot be converted for the browser")
 	ErrNoThumbnail      = domain.NewError(domain.KindNotFound, "no_thumbnail", "there is no picture to show for this entry")
+	ErrThumbnailBusy    = domain.NewError(domain.KindUnavailable, "thumbnail_busy", "the picture could not be made in time; try again in a moment")
 )
 
 // Options configure the service.
