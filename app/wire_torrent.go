@@ -38,7 +38,7 @@ func newTorrents(cfg config.Config, sc searchConfig, lib libraryParts, log *slog
 		return torrentParts{svc: torrent.New(nil, fetch, opt)}, nil
 	}
 	client, err := qbittorrent.New(qbittorrent.Config{URL: tc.URL, Username: tc.Username, Password: tc.Password,
-		Timeout: tc.Timeout.D()})
+		Timeout: tc.Timeout.D(), Logger: log})
 	if err != nil {
 		return torrentParts{}, err
 	}
