@@ -15,7 +15,8 @@ type Client interface {
 	// List returns all torrents, or those with the given info-hashes.
 	List(ctx context.Context, hashes ...string) ([]domain.Torrent, error)
 	// Add adds a magnet link or a .torrent file; a refusal (a duplicate
-	// or an unreadable torrent) is domain.ErrTorrentRefused.
+	// or an unreadable torrent) is domain.ErrTorrentRefused, or a
+	// domain Conflict (qBittorrent 5.x answers 409).
 	Add(ctx context.Context, a domain.TorrentAdd) error
 	// Files lists one torrent's files, names relative to its save path.
 	Files(ctx context.Context, hash string) ([]domain.TorrentFile, error)

@@ -128,10 +128,13 @@ func (s *Service) Download(ctx context.Context, req DownloadRequest) (Added, err
 		return Added{}, err
 	}
 	if err := s.client.Add(ctx, add); err != nil {
-		if errors.Is(err, domain.ErrTorrentRefused) {
+		// "Fails." (4.x) and a 409 (5.x) both mean a duplicate that raced
+		// us, or a torrent the client will not take.
+		if errors.Is(err, domain.ErrTorrentRefused) || domain.IsKind(err, domain.KindConflict) {
 			if dup := s.refuseDuplicate(ctx, added.Hash); dup != nil {
 				return Added{}, dup
 			}
+			return Added{}, domain.ErrTorrentRefused.Wrap(fmt.Errorf("add torrent %s: %w", added.Hash, err))
 		}
 		return Added{}, fmt.Errorf("add torrent %s: %w", added.Hash, err)
 	}
