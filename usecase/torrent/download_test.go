@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -43,4 +44,21 @@ func TestAConflictOnAddIsADuplicateOrARefusal(t *testing.T) {
 	assert.ErrorIs(t, err, domain.ErrTorrentRefused, "%v", err)
 	assert.ErrorAs(t, err, &de)
 	assert.Equal(t, "invalid_torrent_link", de.Code)
+}
+
+// movingClient shows a torrent that never stops moving.
+type movingClient struct{ Client }
+
+func (movingClient) List(_ context.Context, hashes ...string) ([]domain.Torrent, error) {
+	return []domain.Torrent{{Hash: hashes[0], SavePath: "/old", State: domain.TorrentMoving}}, nil
+}
+
+func TestSettleGivesUpOnRealTimeWhateverTheClock(t *testing.T) {
+	frozen := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := New(movingClient{}, nil, Options{Now: func() time.Time { return frozen }})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	assert.NoError(t, s.settle(ctx, "0123456789abcdef0123456789abcdef01234567", "/new", 300*time.Millisecond))
+	assert.Less(t, time.Since(start), 2*time.Second, "a frozen test clock does not hold the relocation")
 }
