@@ -47,9 +47,11 @@ type RelocateResult struct {
 }
 
 // RelocateOutcome is Relocate's answer: the result when it ran within the
-// request, or the id of the background job and how many torrents it took.
+// request, with the torrents found whose new place the client refused, or
+// the id of the background job and how many torrents it took.
 type RelocateOutcome struct {
 	Result RelocateResult
+	Errors []RelocateError
 	JobID  string
 	Total  int
 }
@@ -130,7 +132,7 @@ func (s *Service) Relocate(ctx context.Context, dirs []string) (RelocateOutcome,
 	case st.State != domain.JobCompleted:
 		return RelocateOutcome{}, fmt.Errorf("relocation %s", st.State)
 	}
-	return RelocateOutcome{Result: st.Counters.Result}, nil
+	return RelocateOutcome{Result: st.Counters.Result, Errors: st.Errors}, nil
 }
 
 // RelocateStatus returns the current or last relocation's status.
