@@ -19,6 +19,8 @@ import (
 const (
 	DefaultTokenTTL   = 6 * time.Hour
 	DefaultMaxRemuxes = 4
+	// DefaultMaxRemuxesPerAccount is how many of them one account may run.
+	DefaultMaxRemuxesPerAccount = 2
 	// remuxWait is how long a remux waits for a free slot before it is
 	// refused: a player that seeks closes its previous stream just before
 	// it opens the next, and the old ffmpeg needs a moment to go.
@@ -47,6 +49,9 @@ type Options struct {
 	TokenTTL time.Duration
 	// MaxRemuxes is how many remuxes run at once (DefaultMaxRemuxes).
 	MaxRemuxes int
+	// MaxRemuxesPerAccount is how many of them one account may run
+	// (DefaultMaxRemuxesPerAccount).
+	MaxRemuxesPerAccount int
 	// Pictures keeps the thumbnails made; nil keeps none (each is made
 	// again).
 	Pictures Pictures
@@ -70,8 +75,10 @@ type Service struct {
 	log    *slog.Logger
 	key    []byte
 	probes *probeCache
-	// remuxes holds one token per running remux.
-	remuxes chan struct{}
+	// remuxes holds one token per running remux; perAccount counts them
+	// by account.
+	remuxes    chan struct{}
+	perAccount *accountSlots
 	thumbs  singleflight.Group
 	failed  *failedThumbs
 }
@@ -84,6 +91,9 @@ func New(cat Catalog, users Users, opt Options) *Service {
 	if opt.MaxRemuxes <= 0 {
 		opt.MaxRemuxes = DefaultMaxRemuxes
 	}
+	if opt.MaxRemuxesPerAccount <= 0 {
+		opt.MaxRemuxesPerAccount = DefaultMaxRemuxesPerAccount
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -91,7 +101,8 @@ func New(cat Catalog, users Users, opt Options) *Service {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{cat: cat, users: users, opt: opt, log: opt.Logger, key: tokenKey(opt.Secret),
-		probes: newProbeCache(probeCacheSize), remuxes: make(chan struct{}, opt.MaxRemuxes), failed: newFailedThumbs()}
+		probes: newProbeCache(probeCacheSize), remuxes: make(chan struct{}, opt.MaxRemuxes),
+		perAccount: newAccountSlots(opt.MaxRemuxesPerAccount), failed: newFailedThumbs()}
 }
 
 // RunningRemuxes is how many remux processes run now: each counts from
