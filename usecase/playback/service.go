@@ -79,8 +79,8 @@ type Service struct {
 	// by account.
 	remuxes    chan struct{}
 	perAccount *accountSlots
-	thumbs  singleflight.Group
-	failed  *failedThumbs
+	thumbs     singleflight.Group
+	failed     *failedThumbs
 }
 
 // New builds the service.
