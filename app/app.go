@@ -133,7 +133,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if afterScans {
 		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))
 	}
-	torrents, err := newTorrents(a.cfg, a.lib, a.log)
+	torrents, err := newTorrents(a.cfg, a.search, a.lib, a.log)
 	if err != nil {
 		return err
 	}

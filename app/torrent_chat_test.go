@@ -2,8 +2,6 @@ package app
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -84,16 +82,11 @@ func TestTorrentsPluginAgainstTheDaemon(t *testing.T) {
 func TestTorrentSearchPluginFindsAndDownloads(t *testing.T) {
 	t.Parallel()
 	file, fileHash := torrenttest.SingleFile("Interstellar.2014.720p.mkv", bytes.Repeat([]byte("i"), 30_000))
-	dl := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/x-bittorrent")
-		_, _ = w.Write(file)
-	}))
-	t.Cleanup(dl.Close)
 	items := []torznabtest.Item{
 		{Title: "Интерстеллар / Interstellar (2014) BDRip 1080p", Size: 10 << 30, Seeders: 80, Peers: 90, Cats: []int{2040},
 			Magnet: "magnet:?xt=urn:btih:" + hash1080 + "&dn=Interstellar"},
 		{Title: "Интерстеллар / Interstellar (2014) WEB-DL 720p", Size: 3 << 30, Seeders: 40, Peers: 41, Cats: []int{2040},
-			Link: dl.URL + "/dl/2"},
+			File: file}, // behind the indexer's own link, which holds its API key
 	}
 	good := torznabtest.Start(t, torznabtest.Options{APIKey: indexerKey, Items: items})
 	slow := torznabtest.Start(t, torznabtest.Options{APIKey: indexerKey, Items: items, Delay: time.Minute})
@@ -119,6 +112,7 @@ func TestTorrentSearchPluginFindsAndDownloads(t *testing.T) {
 	assert.Equal(t, "Добавлено в торрент-клиент: «Интерстеллар / Interstellar (2014) WEB-DL 720p».", answer)
 	require.Eventually(t, func() bool { _, ok := torrentsByHash(t, ta, user)[fileHash]; return ok },
 		10*time.Second, 50*time.Millisecond, "the .torrent behind the indexer's link was added")
+	assert.Equal(t, 1, good.Downloads(), "fetched from the indexer with its key put back")
 	answer, _ = ta.chat(t, user, "скачай второй")
 	assert.Equal(t, "«Интерстеллар / Interstellar (2014) WEB-DL 720p» уже есть в торрент-клиенте.", answer)
 	answer, _ = ta.chat(t, user, "скачай 5")

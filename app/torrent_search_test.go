@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/repository/torznab/torznabtest"
+	"mediateka/usecase/torrent/torrenttest"
 )
 
 const indexerKey = "idx-secret-key-4242"
@@ -152,14 +155,18 @@ func TestTorrentSearchUnavailable(t *testing.T) {
 	resp, body = ta.do(t, "GET", "/api/torrents/search?query=interstellar", user, nil)
 	assert.Equal(t, 503, resp.StatusCode)
 	assert.Equal(t, "indexers_unavailable", errCode(body))
-	assert.Contains(t, body["error"].(map[string]any)["message"], "Invalid API Key")
-	assert.NotContains(t, body["error"].(map[string]any)["message"], indexerKey)
+	assert.Equal(t, "the only indexer failed, see the server log", body["error"].(map[string]any)["message"],
+		"what failed (hosts, ports, the indexer's words) goes to the log only")
+	assert.Contains(t, ta.stderr.String(), "Invalid API Key")
 
 	ta = newTestApp(t, indexerConfig(t, map[string]any{"name": "x", "url": "ftp://nowhere", "apikey": indexerKey}))
 	admin, user := ta.tokens(t)
 	resp, body = ta.do(t, "GET", "/api/torrents/search?query=interstellar", user, nil)
 	assert.Equal(t, 503, resp.StatusCode)
-	assert.Contains(t, body["error"].(map[string]any)["message"], "indexers[0]")
+	msg := body["error"].(map[string]any)["message"].(string)
+	assert.Contains(t, msg, "is invalid, see the server log")
+	assert.NotContains(t, msg, "indexers[0]", "the config's details are for the log and the admin's plugin status")
+	assert.Contains(t, ta.stderr.String(), "indexers[0]")
 	status, list := ta.doList(t, "GET", "/api/admin/plugins", admin)
 	require.Equal(t, 200, status)
 	for _, p := range list {
@@ -168,4 +175,27 @@ func TestTorrentSearchUnavailable(t *testing.T) {
 			assert.Contains(t, p["last_error"], "url must be an http(s) URL")
 		}
 	}
+}
+
+func TestSearchHidesTheIndexerKeyAndItsLinkStillDownloads(t *testing.T) {
+	t.Parallel()
+	file, fileHash := torrenttest.SingleFile("Interstellar.2014.1080p.mkv", bytes.Repeat([]byte("k"), 20_000))
+	jackett := torznabtest.Start(t, torznabtest.Options{APIKey: indexerKey, Items: []torznabtest.Item{
+		{Title: "Interstellar.2014.1080p.BluRay", Size: 8 << 30, Seeders: 50, Peers: 60, Cats: []int{2040}, File: file}}})
+	ta, _, user := torrentApp(t, indexerConfig(t, indexer("jackett", jackett, "")))
+
+	status, got := ta.doList(t, "GET", "/api/torrents/search?query=interstellar", user)
+	require.Equal(t, 200, status)
+	require.Len(t, got, 1)
+	assert.NotContains(t, fmt.Sprint(got), indexerKey, "the indexer's API key is never sent to a user")
+	link := got[0]["download_url"].(string)
+	assert.Contains(t, link, "jackett_apikey=&")
+
+	resp, added := ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+	require.Equal(t, 201, resp.StatusCode, "the server puts the key back: %v", added)
+	assert.Equal(t, fileHash, added["hash"])
+	assert.Equal(t, 1, jackett.Downloads())
+	assert.NotContains(t, ta.stderr.String(), indexerKey, "nor is it logged")
+	logged, _ := os.ReadFile(filepath.Join(ta.cfg.LogDir, "mediateka.log"))
+	assert.NotContains(t, string(logged), indexerKey)
 }

@@ -116,7 +116,7 @@ func TestRelocateEndpointChecksRoleAndFolders(t *testing.T) {
 
 	resp, body = la.do(t, "POST", "/api/torrents/relocate", la.admin, nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", body)
-	assert.Equal(t, map[string]any{"relocated": []any{}, "not_found": []any{}, "truncated": false}, body,
+	assert.Equal(t, map[string]any{"relocated": []any{}, "not_found": []any{}, "truncated": false, "errors": []any{}}, body,
 		"nothing is missing: nothing to do")
 	_, body = la.do(t, "GET", "/api/torrents/relocate/status", la.admin, nil)
 	assert.Equal(t, "completed", body["state"])

@@ -64,6 +64,9 @@ func TestDownloadMagnetAndTorrentFileThenList(t *testing.T) {
 	require.Equal(t, 201, resp.StatusCode, "%v", body)
 	assert.Equal(t, map[string]any{"status": "added", "hash": filmHash, "method": "magnet"}, body)
 	resp, body = ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": srv.URL + "/dl/1"})
+	require.Equal(t, 400, resp.StatusCode, "a user's link may not reach loopback or the LAN: %v", body)
+	admin := ta.login(t, "admin@localhost", ta.initialPassword(t))
+	resp, body = ta.do(t, "POST", "/api/torrents/download", admin, map[string]any{"url": srv.URL + "/dl/1"})
 	require.Equal(t, 201, resp.StatusCode, "%v", body)
 	assert.Equal(t, map[string]any{"status": "added", "hash": fileHash, "method": "file"}, body)
 
@@ -89,7 +92,7 @@ func TestDownloadMagnetAndTorrentFileThenList(t *testing.T) {
 
 	base32 := "magnet:?xt=urn:btih:AERUKZ4JVPG66AJDIVTYTK6N54ASGRLH"
 	for _, link := range []string{filmMagnet, base32, srv.URL + "/dl/again"} {
-		resp, body = ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+		resp, body = ta.do(t, "POST", "/api/torrents/download", admin, map[string]any{"url": link})
 		assert.Equal(t, 409, resp.StatusCode, "%s: %v", link, body)
 		assert.Equal(t, "already_exists", errCode(body))
 	}
@@ -124,7 +127,8 @@ func badLinkServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// badLinks maps each bad link of issue 11 to a word of the reason given.
+// badLinks maps each bad link of issue 11 to a word of the reason an
+// administrator is given.
 func badLinks(srv *httptest.Server) map[string]string {
 	return map[string]string{
 		"not a link at all":                        "neither a magnet",
@@ -142,15 +146,35 @@ func badLinks(srv *httptest.Server) map[string]string {
 	}
 }
 
+// notFetched is what a user is told of any link the server could not
+// fetch as a torrent, whatever the reason.
+const notFetched = "the link could not be downloaded as a torrent file (the server log says why)"
+
 func TestBadLinksAre400AndAddNothing(t *testing.T) {
 	t.Parallel()
 	ta, _, user := torrentApp(t, nil)
-	for link, reason := range badLinks(badLinkServer(t)) {
-		resp, body := ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+	admin := ta.login(t, "admin@localhost", ta.initialPassword(t))
+	srv := badLinkServer(t)
+	for link, reason := range badLinks(srv) {
+		resp, body := ta.do(t, "POST", "/api/torrents/download", admin, map[string]any{"url": link})
 		assert.Equal(t, 400, resp.StatusCode, "%s: %v", link, body)
 		assert.Equal(t, "invalid_torrent_link", errCode(body), link)
 		assert.Contains(t, body["error"].(map[string]any)["fields"].(map[string]any)["url"], reason, link)
+
+		resp, body = ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+		assert.Equal(t, 400, resp.StatusCode, "%s: %v", link, body)
+		if strings.HasPrefix(link, "http") {
+			assert.Equal(t, notFetched, body["error"].(map[string]any)["fields"].(map[string]any)["url"],
+				"a user hears one reason for every fetch failure (no LAN probing): %s", link)
+		}
 	}
+	// A closed port and a page that is not a torrent read the same to a user.
+	for _, link := range []string{"http://127.0.0.1:1/a.torrent", "http://10.255.255.1/a.torrent", srv.URL + "/html"} {
+		resp, body := ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"url": link})
+		assert.Equal(t, 400, resp.StatusCode, "%s: %v", link, body)
+		assert.Equal(t, notFetched, body["error"].(map[string]any)["fields"].(map[string]any)["url"], link)
+	}
+	assert.Contains(t, ta.stderr.String(), "loopback and LAN addresses are allowed only", "the log says why")
 	for _, b := range []any{map[string]any{}, map[string]any{"url": "  "}, map[string]any{"url": 5}, "{not json",
 		map[string]any{"url": filmMagnet, "title": strings.Repeat("я", 501)}} {
 		resp, body := ta.do(t, "POST", "/api/torrents/download", user, b)

@@ -7,6 +7,7 @@ import (
 	"mediateka/repository/linkfetch"
 	"mediateka/repository/localfs"
 	"mediateka/repository/qbittorrent"
+	"mediateka/repository/torznab"
 	"mediateka/usecase/library"
 	"mediateka/usecase/torrent"
 )
@@ -25,18 +26,19 @@ type torrentParts struct {
 // torrent_client.url leaves the service without a client: its endpoints
 // still check their input and then answer 503 torrent_client_unavailable,
 // and no poller runs. The password goes to the client's login form and
-// nowhere else (the log redactor scrubs it too, see secretValues).
-func newTorrents(cfg config.Config, lib libraryParts, log *slog.Logger) (torrentParts, error) {
+// nowhere else (the log redactor scrubs it too, see secretValues). The
+// indexers of sc put their API keys back into their download links.
+func newTorrents(cfg config.Config, sc searchConfig, lib libraryParts, log *slog.Logger) (torrentParts, error) {
 	tc := cfg.TorrentClient
 	fetch := linkfetch.New(linkfetch.Options{Timeout: tc.FetchTimeout.D()})
 	opt := torrent.Options{Logger: log, Roots: lib.roots, FS: localfs.FS{}, Titles: lib.catalog,
-		RelocateInline: tc.RelocateInline}
+		RelocateInline: tc.RelocateInline, Indexers: torznab.NewKeys(sc.indexers)}
 	if tc.URL == "" {
 		log.Warn("torrent_client.url is empty: the torrent endpoints answer 503 until it is set")
 		return torrentParts{svc: torrent.New(nil, fetch, opt)}, nil
 	}
 	client, err := qbittorrent.New(qbittorrent.Config{URL: tc.URL, Username: tc.Username, Password: tc.Password,
-		Timeout: tc.Timeout.D()})
+		Timeout: tc.Timeout.D(), Logger: log})
 	if err != nil {
 		return torrentParts{}, err
 	}

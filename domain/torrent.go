@@ -2,7 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -105,15 +104,6 @@ type TorrentCompleted struct {
 	Hash     string `json:"hash"`
 	Name     string `json:"name"`
 	SavePath string `json:"save_path"`
-}
-
-// PathWithin reports whether the clean absolute path p is dir or lies
-// below it. Both must be clean (filepath.Clean); no link is resolved.
-func PathWithin(dir, p string) bool {
-	if dir == "/" {
-		return strings.HasPrefix(p, "/")
-	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
 // TorrentRelease is one result of a torrent search (a Torznab indexer's

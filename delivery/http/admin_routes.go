@@ -45,7 +45,7 @@ func toSystemInstructionDTO(si admin.SystemInstruction) systemInstructionDTO {
 
 func toPluginStatusDTO(st domain.PluginStatus) pluginStatusDTO {
 	return pluginStatusDTO{Name: st.Name, Description: st.Description, Order: st.Order, Enabled: st.Enabled,
-		Loaded: st.Loaded, Running: st.Running, LastError: optional(st.LastError)}
+		Loaded: st.Loaded, Running: st.Running, LastError: optText(st.LastError)}
 }
 
 // mountAdmin adds the system instruction and plugin routes. Each route

@@ -82,7 +82,7 @@ func (s *Server) chat(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optional(ans.Model)})
+	return c.JSON(chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optText(ans.Model)})
 }
 
 // chatStream answers as Server-Sent Events. A request that does not
@@ -127,20 +127,12 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
 func toSSE(ev chat.Event) any {
 	switch {
 	case ev.Done:
-		return sseDone{Done: true, HandledBy: ev.HandledBy, Model: optional(ev.Model)}
+		return sseDone{Done: true, HandledBy: ev.HandledBy, Model: optText(ev.Model)}
 	case ev.Status != "":
 		return sseStatus{Status: ev.Status}
 	default:
 		return sseText{Text: ev.Text}
 	}
-}
-
-// optional is nil for "", so JSON shows null.
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // writeSSE writes one "data:" event and flushes it, so the client sees each

@@ -135,34 +135,37 @@ func (s *Server) mediaRemux(c *fiber.Ctx, id int64) error {
 		c.Set("X-Remux-Start", strconv.FormatFloat(start, 'f', 3, 64))
 		return nil
 	}
-	ctx, cancel := context.WithCancel(s.opt.Shutdown)
-	out, err := s.deps.Playback.Remux(ctx, id, req)
+	if u, ok := CurrentUser(c); ok {
+		req.Account = u.ID
+	}
+	// The setup (probe, slot wait) belongs to the request; the stream
+	// then lives until it is closed or the server shuts down.
+	out, err := s.deps.Playback.Remux(c.UserContext(), id, req)
 	if err != nil {
-		cancel()
 		if errors.Is(err, playback.ErrRemuxBusy) {
 			c.Set(fiber.HeaderRetryAfter, remuxRetryAfter)
 		}
 		return err
 	}
+	stop := context.AfterFunc(s.opt.Shutdown, func() { _ = out.Close() })
 	c.Status(fiber.StatusOK)
 	c.Context().Response.ImmediateHeaderFlush = true
-	c.Context().SetBodyStream(remuxBody{ReadCloser: out, cancel: cancel}, -1)
+	c.Context().SetBodyStream(remuxBody{ReadCloser: out, stop: stop}, -1)
 	return nil
 }
 
 // remuxBody is a remux as a response body: fasthttp sends each piece as
 // soon as ffmpeg writes it and closes the body when the response ends or
-// the client leaves, which ends the process.
+// the client leaves, which ends the process; so does the shutdown.
 type remuxBody struct {
 	io.ReadCloser
-	cancel context.CancelFunc
+	stop func() bool
 }
 
 // Close ends the remux.
 func (b remuxBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
+	b.stop()
+	return b.ReadCloser.Close()
 }
 
 // mediaThumbnail answers a JPEG picture of entry id, kept by the browser

@@ -33,19 +33,24 @@ type relocateErrorDTO struct {
 // relocateResultDTO is the answer of a relocation done within the request,
 // and the result part of the job's status.
 type relocateResultDTO struct {
-	Relocated []relocatedDTO  `json:"relocated"`
-	NotFound  []torrentRefDTO `json:"not_found"`
-	Truncated bool            `json:"truncated"`
+	Relocated []relocatedDTO     `json:"relocated"`
+	NotFound  []torrentRefDTO    `json:"not_found"`
+	Truncated bool               `json:"truncated"`
+	Errors    []relocateErrorDTO `json:"errors"`
 }
 
-func newRelocateResultDTO(r torrent.RelocateResult) relocateResultDTO {
+func newRelocateResultDTO(r torrent.RelocateResult, errs []torrent.RelocateError) relocateResultDTO {
 	d := relocateResultDTO{Relocated: make([]relocatedDTO, 0, len(r.Relocated)),
-		NotFound: make([]torrentRefDTO, 0, len(r.NotFound)), Truncated: r.Truncated}
+		NotFound: make([]torrentRefDTO, 0, len(r.NotFound)), Truncated: r.Truncated,
+		Errors: make([]relocateErrorDTO, 0, len(errs))}
 	for _, x := range r.Relocated {
 		d.Relocated = append(d.Relocated, relocatedDTO{Hash: x.Hash, Name: x.Name, To: x.To})
 	}
 	for _, x := range r.NotFound {
 		d.NotFound = append(d.NotFound, torrentRefDTO{Hash: x.Hash, Name: x.Name})
+	}
+	for _, e := range errs {
+		d.Errors = append(d.Errors, relocateErrorDTO{Hash: e.Hash, Name: e.Name, Error: e.Error})
 	}
 	return d
 }
@@ -62,20 +67,16 @@ func (s *Server) torrentRelocate(c *fiber.Ctx) error {
 	if out.JobID != "" {
 		return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"status": "started", "job_id": out.JobID, "total": out.Total})
 	}
-	return c.JSON(newRelocateResultDTO(out.Result))
+	return c.JSON(newRelocateResultDTO(out.Result, out.Errors))
 }
 
 func (s *Server) torrentRelocateStatus(c *fiber.Ctx) error {
 	st := s.deps.Torrents.RelocateStatus()
-	errs := make([]relocateErrorDTO, 0, len(st.Errors))
-	for _, e := range st.Errors {
-		errs = append(errs, relocateErrorDTO{Hash: e.Hash, Name: e.Name, Error: e.Error})
-	}
-	res := newRelocateResultDTO(st.Result)
+	res := newRelocateResultDTO(st.Result, st.Errors)
 	return c.JSON(fiber.Map{"state": st.State, "job_id": optText(st.ID), "started_at": optTime(st.StartedAt),
 		"finished_at": optTime(st.FinishedAt), "total": st.Total, "checked": st.Checked,
 		"relocated": res.Relocated, "not_found": res.NotFound, "truncated": res.Truncated,
-		"errors": errs, "error": optText(st.Failure)})
+		"errors": res.Errors, "error": optText(st.Failure)})
 }
 
 type assignRequest struct {

@@ -85,7 +85,9 @@ func (s *Server) torrentDownload(c *fiber.Ctx) error {
 	if err := parseJSON(c, &req); err != nil {
 		return err
 	}
-	added, err := s.deps.Torrents.Download(c.UserContext(), torrent.DownloadRequest{URL: req.URL, Title: req.Title, Source: req.Source})
+	u, _ := CurrentUser(c)
+	added, err := s.deps.Torrents.Download(c.UserContext(),
+		torrent.DownloadRequest{URL: req.URL, Title: req.Title, Source: req.Source, Admin: u.Admin()})
 	if err != nil {
 		return err
 	}

@@ -55,8 +55,8 @@ type foundDTO struct {
 }
 
 func newFoundDTO(f torrent.Found) foundDTO {
-	d := foundDTO{Title: f.Title, Size: f.Size, Seeders: f.Seeders, DownloadURL: optString(f.DownloadURL),
-		Magnet: optString(f.Magnet), InfoHash: optString(f.InfoHash), Indexer: f.Indexer, Published: optTime(f.Published),
+	d := foundDTO{Title: f.Title, Size: f.Size, Seeders: f.Seeders, DownloadURL: optText(f.DownloadURL),
+		Magnet: optText(f.Magnet), InfoHash: optText(f.InfoHash), Indexer: f.Indexer, Published: optTime(f.Published),
 		Categories: f.Categories, DownloadFactor: f.DownloadFactor, UploadFactor: f.UploadFactor,
 		Parsed: parsedDTO{Title: f.Parsed.Title, Year: optInt(f.Parsed.Year), Quality: f.Parsed.Quality}}
 	if d.Categories == nil {
@@ -72,13 +72,6 @@ func newFoundDTO(f torrent.Found) foundDTO {
 		d.InLibrary, d.LibraryEntry = true, &libraryEntryDTO{ID: e.ID, Title: e.Title, Score: e.Score}
 	}
 	return d
-}
-
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 func optInt(n int) *int {

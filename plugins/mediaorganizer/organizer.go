@@ -103,7 +103,7 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	lang := textmatch.AnswerLang(ctx, message)
 	caller, _ := domain.CallerFrom(ctx)
 	if in.adminOnly() && !caller.Admin {
-		return refusal.In(lang), nil
+		return textmatch.AdminOnly(lang), nil
 	}
 	switch in {
 	case intentScan:
@@ -119,9 +119,6 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	}
 	return p.count(ctx, words, lang)
 }
-
-// refusal answers a user who asks for an administrator's action.
-var refusal = textmatch.AdminOnly
 
 // classifyHint answers an administrator's request to classify: the job
 // needs the AI model and runs from the admin API, not from the chat.

@@ -107,7 +107,8 @@ func duration(d time.Duration, lang string) string {
 
 // add adds a link as POST /api/torrents/download does.
 func (p *Plugin) add(ctx context.Context, link, lang string) string {
-	added, err := p.svc.Download(ctx, torrent.DownloadRequest{URL: link, Source: "chat"})
+	caller, _ := domain.CallerFrom(ctx)
+	added, err := p.svc.Download(ctx, torrent.DownloadRequest{URL: link, Source: "chat", Admin: caller.Admin})
 	switch {
 	case err == nil:
 		return textmatch.Pick(lang, fmt.Sprintf("Торрент добавлен в клиент (хэш %s).", added.Hash),

@@ -78,7 +78,7 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	// Pausing, resuming and rechecking change the client for everyone and
 	// have no user endpoint: administrators only.
 	if !caller.Admin {
-		return textmatch.AdminOnly.In(lang), nil
+		return textmatch.AdminOnly(lang), nil
 	}
 	return p.control(ctx, c, lang), nil
 }

@@ -92,7 +92,7 @@ func (p *Plugin) pick(ctx context.Context, caller domain.Caller, n int, lang str
 	if link == "" {
 		link = f.DownloadURL
 	}
-	_, err := p.down.Download(ctx, torrent.DownloadRequest{URL: link, Title: f.Title, Source: f.Indexer})
+	_, err := p.down.Download(ctx, torrent.DownloadRequest{URL: link, Title: f.Title, Source: f.Indexer, Admin: caller.Admin})
 	switch {
 	case err == nil:
 		return textmatch.Pick(lang, "Добавлено в торрент-клиент: «"+f.Title+"».", "Added to the torrent client: “"+f.Title+"”.")

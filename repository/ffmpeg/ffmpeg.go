@@ -109,6 +109,9 @@ func (r *Runner) Thumbnail(ctx context.Context, path string, at float64) ([]byte
 		"-vf", "scale='min("+strconv.Itoa(ThumbnailWidth)+",iw)':-2", "-q:v", "4", "-c:v", "mjpeg", "-f", "image2pipe", "pipe:1")
 	cmd.Stdout = out
 	err := cmd.Run()
+	if err != nil && ctx.Err() != nil { // killed for its deadline: nothing is known of the file
+		return nil, fmt.Errorf("thumbnail of %s: %w (%v)", filepath.Base(path), ctx.Err(), err)
+	}
 	if err == nil && (out.over || out.buf.Len() == 0) {
 		err = errors.New("ffmpeg wrote no picture, or one too large")
 	}

@@ -115,6 +115,9 @@ func (p *Prober) run(ctx context.Context, path string, args ...string) ([]byte, 
 	cmd := exec.CommandContext(ctx, p.bin, append(append([]string{"-v", "error"}, args...), path)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil { // killed for its deadline: nothing is known of the file
+			return nil, fmt.Errorf("ffprobe %s: %w (%v)", filepath.Base(path), ctx.Err(), err)
+		}
 		return nil, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil

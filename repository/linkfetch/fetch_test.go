@@ -36,12 +36,12 @@ func TestFetchesFromLoopbackFollowingRedirects(t *testing.T) {
 	t.Cleanup(srv.Close)
 	f := New(Options{})
 
-	body, magnet, err := f.Fetch(context.Background(), srv.URL+"/r1")
+	body, magnet, err := f.Fetch(context.Background(), srv.URL+"/r1", true)
 	require.NoError(t, err, "three redirects are allowed")
 	assert.Equal(t, "d4:infodee", string(body))
 	assert.Empty(t, magnet)
 
-	body, magnet, err = f.Fetch(context.Background(), srv.URL+"/magnet")
+	body, magnet, err = f.Fetch(context.Background(), srv.URL+"/magnet", true)
 	require.NoError(t, err)
 	assert.Nil(t, body)
 	assert.Equal(t, "magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567", magnet)
@@ -92,7 +92,7 @@ func TestRefusedLinks(t *testing.T) {
 		"http://":                          "only http(s)",
 	}
 	for link, want := range cases {
-		_, _, err := f.Fetch(context.Background(), link)
+		_, _, err := f.Fetch(context.Background(), link, true)
 		assert.Contains(t, reasonOf(t, err), want, link)
 	}
 }
@@ -108,7 +108,7 @@ func TestAServerThatNeverAnswersTimesOut(t *testing.T) {
 	t.Cleanup(func() { close(release); srv.Close() })
 	f := New(Options{Timeout: 500 * time.Millisecond})
 	start := time.Now()
-	_, _, err := f.Fetch(context.Background(), srv.URL)
+	_, _, err := f.Fetch(context.Background(), srv.URL, true)
 	assert.Contains(t, reasonOf(t, err), "did not answer within 500ms")
 	assert.Less(t, time.Since(start), 2*time.Second)
 }
@@ -119,8 +119,32 @@ func TestForbiddenAddresses(t *testing.T) {
 		"febf::1": true, "0.0.0.0": true, "::": true, "224.0.0.1": true,
 		"127.0.0.1": false, "::1": false, "10.0.0.5": false, "192.168.1.20": false, "172.16.0.1": false,
 		"8.8.8.8": false, "fec0::1": false, "fd00::1": false,
+		// Cloud metadata services outside 169.254/16: AWS's IPv6, Alibaba's.
+		"fd00:ec2::254": true, "::ffff:100.100.100.200": true, "100.100.100.200": true,
 	} {
 		assert.Equal(t, forbidden, Forbidden(netip.MustParseAddr(addr)), addr)
 	}
+	for addr, local := range map[string]bool{
+		"127.0.0.1": true, "::1": true, "10.0.0.5": true, "192.168.1.20": true, "172.16.0.1": true,
+		"fd00::1": true, "::ffff:192.168.0.1": true, "100.64.0.1": true,
+		"8.8.8.8": false, "172.32.0.1": false, "2001:db8::1": false,
+	} {
+		assert.Equal(t, local, Local(netip.MustParseAddr(addr)), addr)
+	}
 	assert.True(t, strings.HasPrefix(mib(DefaultMaxBytes), "5 MiB"))
+}
+
+func TestLoopbackAndLANOnlyWhenAllowed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("d4:infodee")) }))
+	t.Cleanup(srv.Close)
+	f := New(Options{})
+	body, _, err := f.Fetch(context.Background(), srv.URL+"/a.torrent", true)
+	require.NoError(t, err)
+	assert.Equal(t, "d4:infodee", string(body))
+	// The LAN-allowed fetch left a kept-alive connection; the other client
+	// must not reuse it.
+	_, _, err = f.Fetch(context.Background(), srv.URL+"/a.torrent", false)
+	assert.Contains(t, reasonOf(t, err), "loopback and LAN addresses")
+	_, _, err = f.Fetch(context.Background(), "http://[fd00:ec2::254]/latest/meta-data/", true)
+	assert.Contains(t, reasonOf(t, err), "cloud metadata")
 }

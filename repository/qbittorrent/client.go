@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"mediateka/domain"
+	"mediateka/repository/httperr"
 )
 
 // DefaultTimeout bounds each call when Config.Timeout is zero. It is also
@@ -40,7 +42,19 @@ type Config struct {
 	Password string
 	// Timeout bounds each call, the login included (DefaultTimeout when 0).
 	Timeout time.Duration
+	// Logger hears, once, that logins are being refused (nil: discarded).
+	Logger *slog.Logger
+	// Now is the clock of the login back-off (nil: time.Now).
+	Now func() time.Time
 }
+
+// The back-off after a refused login: qBittorrent bans the address after
+// 5 failed logins (for an hour by default), and a wrong password would
+// otherwise be tried at every call and every poll.
+const (
+	firstLoginBackoff = 10 * time.Second
+	maxLoginBackoff   = 10 * time.Minute
+)
 
 // Client talks to one qBittorrent. It is safe for concurrent use: calls
 // share one cookie session, and one login at a time renews it.
@@ -51,7 +65,15 @@ type Client struct {
 	pass    string
 	timeout time.Duration
 
+	log *slog.Logger
+	now func() time.Time
+
 	loginMu sync.Mutex
+	// backoff is the wait after the last refused login (0: none refused
+	// since the last success); no login is tried before retryAt.
+	backoff time.Duration
+	retryAt time.Time
+	warned  bool
 	// session counts successful logins; 0 means never logged in. A call
 	// remembers the session it was sent with, so a burst of 403s after a
 	// restart of qBittorrent logs in once, not once per call.
@@ -82,8 +104,14 @@ func New(cfg Config) (*Client, error) {
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       90 * time.Second,
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Client{base: u, http: &http.Client{Jar: jar, Transport: tr}, user: cfg.Username,
-		pass: cfg.Password, timeout: timeout}, nil
+		pass: cfg.Password, timeout: timeout, log: cfg.Logger, now: cfg.Now}, nil
 }
 
 // Close drops the idle connections.
@@ -162,7 +190,7 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("qbittorrent %s: %w", r.path, redact(err)))
+		return nil, domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("qbittorrent %s: %w", r.path, httperr.Redact(err)))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -175,40 +203,51 @@ func (c *Client) send(ctx context.Context, r request) ([]byte, error) {
 	return body, nil
 }
 
-// redact drops the URL (which never holds the password, but may hold a
-// user-info part someone put into torrent_client.url) from a transport
-// error, keeping its cause.
-func redact(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
-	}
-	return err
-}
-
 // login renews the session unless another call already did since stale.
 // qBittorrent answers "Ok." or "Fails." with status 200, and 403 to an
 // address it has banned after too many failures: all but "Ok." are
-// ErrTorrentClientUnavailable.
+// ErrTorrentClientUnavailable. After a refusal no login is tried for a
+// while (10 s, doubling up to 10 min), so a wrong password does not get
+// the server's address banned.
 func (c *Client) login(ctx context.Context, stale uint64) error {
 	c.loginMu.Lock()
 	defer c.loginMu.Unlock()
 	if c.session.Load() != stale {
 		return nil
 	}
+	if now := c.now(); now.Before(c.retryAt) {
+		return domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("login as %q was refused; not trying again for %s",
+			c.user, c.retryAt.Sub(now).Round(time.Second)))
+	}
 	form := url.Values{"username": {c.user}, "password": {c.pass}}
 	body, err := c.send(ctx, postForm("auth/login", form))
-	if err != nil {
-		if domain.IsKind(err, domain.KindUnavailable) {
-			return err
-		}
+	switch {
+	case hasStatus(err, http.StatusForbidden):
+		return c.refused(fmt.Errorf("login: %w (the address is banned)", err))
+	case err != nil && domain.IsKind(err, domain.KindUnavailable):
+		return err
+	case err != nil:
 		return domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("login: %w", err))
+	case strings.TrimSpace(string(body)) != "Ok.":
+		return c.refused(fmt.Errorf("login as %q refused: %q", c.user, strings.TrimSpace(string(body))))
 	}
-	if strings.TrimSpace(string(body)) != "Ok." {
-		return domain.ErrTorrentClientUnavailable.Wrap(fmt.Errorf("login as %q refused: %q", c.user, strings.TrimSpace(string(body))))
-	}
+	c.backoff, c.retryAt = 0, time.Time{}
 	c.session.Add(1)
 	return nil
+}
+
+// refused starts or doubles the back-off after a refused login and warns,
+// once, of the ban it avoids. loginMu is held.
+func (c *Client) refused(err error) error {
+	c.backoff = min(max(c.backoff*2, firstLoginBackoff), maxLoginBackoff)
+	c.retryAt = c.now().Add(c.backoff)
+	if !c.warned {
+		c.warned = true
+		c.log.Warn("qBittorrent refused the login: check torrent_client.username and password; logins are now "+
+			"tried at most every 10 s to 10 min, since qBittorrent bans an address after 5 failed logins",
+			"user", c.user, "err", err.Error())
+	}
+	return domain.ErrTorrentClientUnavailable.Wrap(err)
 }
 
 // postForm is a POST with an url-encoded form.

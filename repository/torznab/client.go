@@ -4,7 +4,8 @@
 // with q and cat), answered as RSS with torznab:attr elements. An indexer
 // that answers an <error code= description=> element gives a
 // *domain.IndexerError. The API key is sent in the query and never leaves
-// this package: errors never carry the request's URL.
+// this package: errors never carry the request's URL, and the results'
+// links carry it blanked (Keys puts it back when the server fetches one).
 package torznab
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"mediateka/domain"
+	"mediateka/repository/httperr"
 )
 
 // DefaultTimeout bounds one call to an indexer when Config.Timeout is 0.
@@ -160,7 +162,21 @@ func (c *Client) Search(ctx context.Context, q Query) ([]domain.TorrentRelease, 
 	if err != nil {
 		return nil, fmt.Errorf("indexer %s: %w", c.name, err)
 	}
-	return items, nil
+	return c.hideKeys(items), nil
+}
+
+// hideKeys blanks the API key in the results' links (Jackett's and
+// Prowlarr's download links carry it), dropping a result left with no
+// link: a search result goes to every user.
+func (c *Client) hideKeys(items []domain.TorrentRelease) []domain.TorrentRelease {
+	out := items[:0]
+	for _, r := range items {
+		r.DownloadURL, r.Magnet = hideKey(r.DownloadURL, c.apikey), hideKey(r.Magnet, c.apikey)
+		if r.DownloadURL != "" || r.Magnet != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // get asks the indexer with the API key added, within the timeout. An
@@ -175,7 +191,7 @@ func (c *Client) get(ctx context.Context, v url.Values) ([]byte, error) {
 	u.RawQuery = v.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("indexer %s: build request: %w", c.name, redact(err))
+		return nil, fmt.Errorf("indexer %s: build request: %w", c.name, httperr.Redact(err))
 	}
 	req.Header.Set("Accept", "application/rss+xml, application/xml, text/xml")
 	resp, err := c.http.Do(req)
@@ -183,12 +199,12 @@ func (c *Client) get(ctx context.Context, v url.Values) ([]byte, error) {
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("indexer %s did not answer within %s", c.name, c.timeout)
 		}
-		return nil, fmt.Errorf("indexer %s: %w", c.name, redact(err))
+		return nil, fmt.Errorf("indexer %s: %w", c.name, httperr.Redact(err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return nil, fmt.Errorf("indexer %s: read answer: %w", c.name, redact(err))
+		return nil, fmt.Errorf("indexer %s: read answer: %w", c.name, httperr.Redact(err))
 	}
 	if ie := parseError(body); ie != nil {
 		return nil, fmt.Errorf("indexer %s: %w", c.name, ie)
@@ -197,13 +213,4 @@ func (c *Client) get(ctx context.Context, v url.Values) ([]byte, error) {
 		return nil, fmt.Errorf("indexer %s answered HTTP %d", c.name, resp.StatusCode)
 	}
 	return body, nil
-}
-
-// redact drops the URL, which holds the API key, from a transport error.
-func redact(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: %w", ue.Op, redact(ue.Err))
-	}
-	return err
 }

@@ -118,10 +118,10 @@ func (s *Service) insideRoots(paths []string, videoDir string) []string {
 		if err != nil {
 			continue
 		}
-		inside := func(root string) bool { return within(root, rp) }
+		inside := func(root string) bool { return domain.PathWithin(root, rp) }
 		if !slices.ContainsFunc(roots, inside) {
 			if real == nil {
-				real = s.realPaths(roots)
+				real = domain.RealPaths(roots, s.files.RealPath)
 			}
 			if !slices.ContainsFunc(real, inside) {
 				continue
@@ -130,23 +130,6 @@ func (s *Service) insideRoots(paths []string, videoDir string) []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// realPaths resolves the links of each path, leaving out those that fail.
-func (s *Service) realPaths(paths []string) []string {
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		if rp, err := s.files.RealPath(p); err == nil {
-			out = append(out, rp)
-		}
-	}
-	return out
-}
-
-// within reports whether path is root or lies below it.
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func isSubtitle(name string) bool {

@@ -109,7 +109,7 @@ func checkNesting(fsys FileSystem, roots []domain.Root, probs *rootProblems) {
 			if c.Same {
 				probs.add(c.I, "path", fmt.Sprintf("is the same folder as dirs[%d]", c.J))
 			} else {
-				probs.add(c.I, "path", fmt.Sprintf("is inside dirs[%d] (%s): list only the outer folder", c.J, quoteShort(roots[c.J].Path)))
+				probs.add(c.I, "path", fmt.Sprintf("is inside dirs[%d] (%s): list only the outer folder", c.J, domain.QuotePath(roots[c.J].Path)))
 			}
 		}
 	}

@@ -215,7 +215,7 @@ func (p *planner) season(l listing, series *container, number int) *container {
 // skipEpisodeFolders climbs out of folders that hold a single episode
 // ("Show.S01E01.720p/show.s01e01.mkv"): they name no season or series.
 func (p *planner) skipEpisodeFolders(dir, root string) string {
-	for dir != root && within(root, dir) && p.folder(dir, root).kind == folderEpisode {
+	for dir != root && domain.PathWithin(root, dir) && p.folder(dir, root).kind == folderEpisode {
 		dir = filepath.Dir(dir)
 	}
 	return dir
@@ -239,7 +239,7 @@ func (p *planner) folder(dir, root string) folderInfo {
 
 func (p *planner) classify(dir, root string) folderInfo {
 	name := filepath.Base(dir)
-	if dir == root || !within(root, dir) || isShelf(name) {
+	if dir == root || !domain.PathWithin(root, dir) || isShelf(name) {
 		return folderInfo{kind: folderShelf}
 	}
 	parse := p.parse
@@ -259,7 +259,7 @@ func (p *planner) parents(dir, root string) []string {
 	var out []string
 	for len(out) < maxParents {
 		out = append(out, filepath.Base(dir))
-		if dir == root || !within(root, dir) {
+		if dir == root || !domain.PathWithin(root, dir) {
 			break
 		}
 		dir = filepath.Dir(dir)

@@ -160,7 +160,7 @@ func (r *scanRun) markMissing() error {
 
 func (r *scanRun) inTargets(p string) bool {
 	for _, t := range r.targets {
-		if within(t.path, p) {
+		if domain.PathWithin(t.path, p) {
 			return true
 		}
 	}
@@ -191,7 +191,7 @@ func (r *scanRun) isKept(p string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range r.kept {
-		if within(k, p) {
+		if domain.PathWithin(k, p) {
 			return true
 		}
 	}

@@ -65,19 +65,19 @@ func (s *Service) resolvePath(p string, roots []domain.Root) (target, error) {
 	case len(p) > maxPathLength || strings.ContainsRune(p, 0):
 		return target{}, invalidScan("invalid_path", "paths", "a path is too long or contains a NUL byte")
 	case !filepath.IsAbs(p):
-		return target{}, invalidScan("path_not_absolute", "paths", "must be absolute paths: "+quoteShort(p))
+		return target{}, invalidScan("path_not_absolute", "paths", "must be absolute paths: "+domain.QuotePath(p))
 	}
 	clean := filepath.Clean(p)
 	root, ok := rootOf(clean, roots)
 	if !ok {
-		return target{}, invalidScan("path_outside_roots", "paths", "is not inside a library folder: "+quoteShort(clean))
+		return target{}, invalidScan("path_outside_roots", "paths", "is not inside a library folder: "+domain.QuotePath(clean))
 	}
 	info, err := s.fs.Stat(clean)
 	if err != nil {
-		return target{}, invalidScan("path_not_found", "paths", "does not exist or cannot be read: "+quoteShort(clean))
+		return target{}, invalidScan("path_not_found", "paths", "does not exist or cannot be read: "+domain.QuotePath(clean))
 	}
 	if !info.IsDir() && !(info.Mode().IsRegular() && isVideo(clean)) {
-		return target{}, invalidScan("invalid_path", "paths", "is neither a folder nor a video file: "+quoteShort(clean))
+		return target{}, invalidScan("invalid_path", "paths", "is neither a folder nor a video file: "+domain.QuotePath(clean))
 	}
 	return target{path: clean, root: root, isFile: !info.IsDir()}, nil
 }
@@ -86,32 +86,16 @@ func (s *Service) resolvePath(p string, roots []domain.Root) (target, error) {
 func rootOf(p string, roots []domain.Root) (domain.Root, bool) {
 	best, found := domain.Root{}, false
 	for _, r := range roots {
-		if within(r.Path, p) && (!found || len(r.Path) > len(best.Path)) {
+		if domain.PathWithin(r.Path, p) && (!found || len(r.Path) > len(best.Path)) {
 			best, found = r, true
 		}
 	}
 	return best, found
 }
 
-// within reports whether p is dir or lies below it (both clean).
-func within(dir, p string) bool {
-	if dir == "/" {
-		return strings.HasPrefix(p, "/")
-	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
-}
-
 // collapse drops targets inside another target.
 func collapse(ts []target) []target {
-	slices.SortFunc(ts, func(a, b target) int { return strings.Compare(a.path, b.path) })
-	out := ts[:0]
-	for _, t := range ts {
-		if len(out) > 0 && within(out[len(out)-1].path, t.path) {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
+	return domain.CollapseNested(ts, func(t target) string { return t.path })
 }
 
 func targetPaths(ts []target) []string {
@@ -125,15 +109,6 @@ func targetPaths(ts []target) []string {
 func invalidScan(code, field, reason string) error {
 	return &domain.Error{Kind: domain.KindInvalid, Code: code, Message: "the scan request is invalid: " + reason,
 		Fields: map[string]string{field: reason}}
-}
-
-// quoteShort quotes a path for a message, shortened so an error body stays
-// small whatever a client sends.
-func quoteShort(p string) string {
-	if len(p) > 200 {
-		p = p[:200] + "…"
-	}
-	return `"` + strings.ToValidUTF8(p, "?") + `"`
 }
 
 // describeFSError names a file-system failure for people.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mediateka/domain"
 )
 
 // maxDepth stops a walk that goes deeper than any real library does.
@@ -243,7 +245,7 @@ func (w *walker) symlink(parent dirJob, p, name string, l *listing) {
 		w.sink.fail(p, err)
 		return
 	}
-	if within(real, parent.real) {
+	if domain.PathWithin(real, parent.real) {
 		w.sink.problem(p, "symbolic link loop: it points to a folder that contains it")
 		return
 	}
@@ -260,7 +262,7 @@ func (w *walker) symlink(parent dirJob, p, name string, l *listing) {
 // caller holds w.mu.
 func (w *walker) insideFollowed(real string) bool {
 	for f := range w.followed {
-		if within(f, real) {
+		if domain.PathWithin(f, real) {
 			return true
 		}
 	}

@@ -20,6 +20,9 @@ type RemuxRequest struct {
 	Audio *int
 	// Start is where to begin, in seconds from the film's start.
 	Start float64
+	// Account is who asks: one account runs at most
+	// Options.MaxRemuxesPerAccount remuxes at once (0: not counted).
+	Account int64
 }
 
 // remuxTarget is a checked remux request: the file, and the audio track
@@ -96,24 +99,31 @@ func (s *Service) RemuxStart(ctx context.Context, id int64, req RemuxRequest) (f
 }
 
 // Remux starts ffmpeg on entry id's file and returns its fragmented MP4 as
-// it is made. At most MaxRemuxes run at once: a request waits a moment for
-// a slot (a player that seeks ends its previous stream just before), then
-// gets ErrRemuxBusy. Closing the stream ends the process, and so does the
-// end of ctx; the slot is free once the process is gone.
+// it is made. ctx bounds the setup — the catalogue, ffprobe, the wait for
+// a slot — and not the stream: once started, the process ends when the
+// stream is closed. At most MaxRemuxes run at once, and at most
+// MaxRemuxesPerAccount of req.Account's: a request waits a moment for a
+// slot (a player that seeks ends its previous stream just before), then
+// gets ErrRemuxBusy. The slots are free once the process is gone.
 func (s *Service) Remux(ctx context.Context, id int64, req RemuxRequest) (io.ReadCloser, error) {
 	t, err := s.checkRemux(ctx, id, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.takeRemuxSlot(ctx); err != nil {
+	if err := s.perAccount.take(ctx, req.Account, remuxWait); err != nil {
 		return nil, err
 	}
-	out, err := s.opt.Transcoder.Remux(ctx, t.file.Path, t.audio, req.Start)
+	if err := s.takeRemuxSlot(ctx); err != nil {
+		s.perAccount.give(req.Account)
+		return nil, err
+	}
+	release := func() { <-s.remuxes; s.perAccount.give(req.Account) }
+	out, err := s.opt.Transcoder.Remux(context.WithoutCancel(ctx), t.file.Path, t.audio, req.Start)
 	if err != nil {
-		<-s.remuxes
+		release()
 		return nil, fmt.Errorf("remux %d: %w", id, err)
 	}
-	return &slotStream{ReadCloser: out, release: func() { <-s.remuxes }}, nil
+	return &slotStream{ReadCloser: out, release: release}, nil
 }
 
 // takeRemuxSlot waits up to remuxWait for a free remux slot.

@@ -88,3 +88,45 @@ func TestAtMostMaxRemuxesRunAtOnce(t *testing.T) {
 	require.NoError(t, <-second, "the waiting remux got the freed slot")
 	assert.Zero(t, e.svc.RunningRemuxes())
 }
+
+func TestOneAccountCannotHoldEveryRemuxSlot(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *playback.Options) { o.MaxRemuxes = 3 })
+	m := e.film(t, "Matrix", mkv(20))
+	ctx := context.Background()
+	var open []io.ReadCloser
+	t.Cleanup(func() {
+		for _, o := range open {
+			_ = o.Close()
+		}
+	})
+	for range playback.DefaultMaxRemuxesPerAccount {
+		out, err := e.svc.Remux(ctx, m.ID, playback.RemuxRequest{Account: 7})
+		require.NoError(t, err)
+		open = append(open, out)
+	}
+	_, err := e.svc.Remux(ctx, m.ID, playback.RemuxRequest{Account: 7})
+	assert.ErrorIs(t, err, playback.ErrRemuxBusy, "an account runs at most two remuxes")
+	other, err := e.svc.Remux(ctx, m.ID, playback.RemuxRequest{Account: 8})
+	require.NoError(t, err, "another account still gets the free slot")
+	open = append(open, other)
+	assert.Equal(t, 3, e.svc.RunningRemuxes())
+
+	// The setup belongs to the request: a request that goes away while
+	// waiting for a slot stops waiting; one that goes away once its stream
+	// started does not end the stream.
+	gone, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	_, err = e.svc.Remux(gone, m.ID, playback.RemuxRequest{Account: 9})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(begin), time.Second)
+	require.NoError(t, open[0].Close())
+	started, cancelStarted := context.WithCancel(ctx)
+	out, err := e.svc.Remux(started, m.ID, playback.RemuxRequest{Account: 9})
+	require.NoError(t, err)
+	open = append(open, out)
+	cancelStarted()
+	n, err := io.ReadFull(out, make([]byte, 64<<10))
+	assert.NoError(t, err, "read %d bytes", n)
+}

@@ -19,6 +19,8 @@ import (
 const (
 	DefaultTokenTTL   = 6 * time.Hour
 	DefaultMaxRemuxes = 4
+	// DefaultMaxRemuxesPerAccount is how many of them one account may run.
+	DefaultMaxRemuxesPerAccount = 2
 	// remuxWait is how long a remux waits for a free slot before it is
 	// refused: a player that seeks closes its previous stream just before
 	// it opens the next, and the old ffmpeg needs a moment to go.
@@ -35,6 +37,7 @@ var (
 	ErrRemuxBusy        = domain.NewError(domain.KindUnavailable, "remux_busy", "the server is converting as many films as it may at once; try again in a moment")
 	ErrRemuxUnavailable = domain.NewError(domain.KindUnavailable, "remux_unavailable", "ffmpeg is not installed, so this file cannot be converted for the browser")
 	ErrNoThumbnail      = domain.NewError(domain.KindNotFound, "no_thumbnail", "there is no picture to show for this entry")
+	ErrThumbnailBusy    = domain.NewError(domain.KindUnavailable, "thumbnail_busy", "the picture could not be made in time; try again in a moment")
 )
 
 // Options configure the service.
@@ -46,6 +49,9 @@ type Options struct {
 	TokenTTL time.Duration
 	// MaxRemuxes is how many remuxes run at once (DefaultMaxRemuxes).
 	MaxRemuxes int
+	// MaxRemuxesPerAccount is how many of them one account may run
+	// (DefaultMaxRemuxesPerAccount).
+	MaxRemuxesPerAccount int
 	// Pictures keeps the thumbnails made; nil keeps none (each is made
 	// again).
 	Pictures Pictures
@@ -69,10 +75,12 @@ type Service struct {
 	log    *slog.Logger
 	key    []byte
 	probes *probeCache
-	// remuxes holds one token per running remux.
-	remuxes chan struct{}
-	thumbs  singleflight.Group
-	failed  *failedThumbs
+	// remuxes holds one token per running remux; perAccount counts them
+	// by account.
+	remuxes    chan struct{}
+	perAccount *accountSlots
+	thumbs     singleflight.Group
+	failed     *failedThumbs
 }
 
 // New builds the service.
@@ -83,6 +91,9 @@ func New(cat Catalog, users Users, opt Options) *Service {
 	if opt.MaxRemuxes <= 0 {
 		opt.MaxRemuxes = DefaultMaxRemuxes
 	}
+	if opt.MaxRemuxesPerAccount <= 0 {
+		opt.MaxRemuxesPerAccount = DefaultMaxRemuxesPerAccount
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -90,7 +101,8 @@ func New(cat Catalog, users Users, opt Options) *Service {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{cat: cat, users: users, opt: opt, log: opt.Logger, key: tokenKey(opt.Secret),
-		probes: newProbeCache(probeCacheSize), remuxes: make(chan struct{}, opt.MaxRemuxes), failed: newFailedThumbs()}
+		probes: newProbeCache(probeCacheSize), remuxes: make(chan struct{}, opt.MaxRemuxes),
+		perAccount: newAccountSlots(opt.MaxRemuxesPerAccount), failed: newFailedThumbs()}
 }
 
 // RunningRemuxes is how many remux processes run now: each counts from

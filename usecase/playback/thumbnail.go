@@ -29,7 +29,7 @@ const thumbnailAt = 0.10
 // first episode's. It is made once per version of the file and kept:
 // concurrent first requests wait for one ffmpeg, and a file no picture
 // could be made of is not tried again until it changes. No ffmpeg, no
-// episode, no video stream: ErrNoThumbnail.
+// episode, no video stream: ErrNoThumbnail; out of time: ErrThumbnailBusy.
 func (s *Service) Thumbnail(ctx context.Context, id int64) (Thumbnail, error) {
 	fileID, err := s.picturedFile(ctx, id)
 	if err != nil {
@@ -80,14 +80,11 @@ func (s *Service) storedPicture(name string) ([]byte, error) {
 func (s *Service) makeThumbnail(ctx context.Context, fileID int64, f catalog.StreamFile, name string) ([]byte, error) {
 	info, known, err := s.probe(ctx, keyOf(f))
 	if _, hasVideo := info.Video(); err != nil || (known && !hasVideo) {
-		s.failed.add(keyOf(f))
-		return nil, ErrNoThumbnail.Wrap(err)
+		return nil, s.noPicture(fileID, keyOf(f), err)
 	}
 	jpeg, err := s.opt.Transcoder.Thumbnail(ctx, f.Path, info.Duration*thumbnailAt)
 	if err != nil {
-		s.log.Warn("make a thumbnail", "media_id", fileID, "err", err)
-		s.failed.add(keyOf(f))
-		return nil, ErrNoThumbnail.Wrap(err)
+		return nil, s.noPicture(fileID, keyOf(f), err)
 	}
 	if s.opt.Pictures != nil {
 		if err := s.opt.Pictures.Write(name, jpeg); err != nil {
@@ -97,6 +94,23 @@ func (s *Service) makeThumbnail(ctx context.Context, fileID int64, f catalog.Str
 		}
 	}
 	return jpeg, nil
+}
+
+// noPicture is the answer when no picture was made. Only an answer about
+// the file — no video stream, ffprobe or ffmpeg finding it unreadable —
+// is remembered until the file changes; running out of time (waiting for
+// a slot, a slow ffprobe or ffmpeg) says nothing about the file and is
+// ErrThumbnailBusy, tried again at the next request.
+func (s *Service) noPicture(fileID int64, key fileKey, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		s.log.Warn("thumbnail not made in time", "media_id", fileID, "err", err)
+		return ErrThumbnailBusy.Wrap(err)
+	}
+	if err != nil {
+		s.log.Warn("make a thumbnail", "media_id", fileID, "err", err)
+	}
+	s.failed.add(key)
+	return ErrNoThumbnail.Wrap(err)
 }
 
 // picturedFile is the entry whose file pictures entry id: itself when it

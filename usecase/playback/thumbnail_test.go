@@ -3,10 +3,12 @@ package playback_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/jpeg"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/repository/exectest"
+	"mediateka/repository/ffprobe"
 	"mediateka/repository/sqlstore/sqlstoretest"
 	"mediateka/usecase/playback"
 )
@@ -104,4 +107,60 @@ func TestNoThumbnail(t *testing.T) {
 	m := noFFmpeg.film(t, "Heat", mp4(1))
 	_, err := noFFmpeg.svc.Thumbnail(context.Background(), m.ID)
 	assert.ErrorIs(t, err, playback.ErrNoThumbnail)
+}
+
+// slowOnce is a prober whose first call runs the real ffprobe with a
+// deadline it cannot meet, as a busy machine would.
+type slowOnce struct {
+	slow, real playback.Prober
+	calls      atomic.Int32
+}
+
+func (p *slowOnce) Probe(ctx context.Context, path string) (domain.MediaInfo, error) {
+	if p.calls.Add(1) == 1 {
+		return p.slow.Probe(ctx, path)
+	}
+	return p.real.Probe(ctx, path)
+}
+
+func (p *slowOnce) Keyframe(ctx context.Context, path string, at float64) (float64, error) {
+	return p.real.Keyframe(ctx, path, at)
+}
+
+// busyOnce is an ffmpeg whose first thumbnail waits for a slot until
+// its deadline, as the real runner answers when every slot stays taken.
+type busyOnce struct {
+	*countingFFmpeg
+	calls atomic.Int32
+}
+
+func (b *busyOnce) Thumbnail(ctx context.Context, path string, at float64) ([]byte, error) {
+	if b.calls.Add(1) == 1 {
+		return nil, fmt.Errorf("thumbnail of %s: waiting for a free slot: %w", filepath.Base(path), context.DeadlineExceeded)
+	}
+	return b.countingFFmpeg.Thumbnail(ctx, path, at)
+}
+
+func TestARunOutOfTimeIsNotRememberedAsNoPicture(t *testing.T) {
+	t.Parallel()
+	slow, err := ffprobe.New("", time.Nanosecond)
+	require.NoError(t, err)
+	real, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	var busy *busyOnce
+	e := newEnv(t, func(o *playback.Options) {
+		o.Prober = &slowOnce{slow: slow, real: real}
+		busy = &busyOnce{countingFFmpeg: o.Transcoder.(*countingFFmpeg)}
+		o.Transcoder = busy
+	})
+	m := e.film(t, "Heat", mp4(1))
+	ctx := context.Background()
+
+	_, err = e.svc.Thumbnail(ctx, m.ID)
+	assert.ErrorIs(t, err, playback.ErrThumbnailBusy, "ffprobe killed at its deadline: %v", err)
+	_, err = e.svc.Thumbnail(ctx, m.ID)
+	assert.ErrorIs(t, err, playback.ErrThumbnailBusy, "no ffmpeg slot in time: %v", err)
+	th, err := e.svc.Thumbnail(ctx, m.ID)
+	require.NoError(t, err, "tried again, the picture is made")
+	assert.NotEmpty(t, th.JPEG)
 }

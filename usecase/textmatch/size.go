@@ -8,10 +8,11 @@ import (
 )
 
 // AdminOnly is the short refusal every plugin gives a caller who is not
-// an administrator and asks for what an admin endpoint does (API.md §11).
-var AdminOnly = Phrase{
-	RU: "Это может сделать только администратор медиатеки.",
-	EN: "Only an administrator of the library can do that.",
+// an administrator and asks for what an admin endpoint does (API.md §11),
+// in lang. A function, so no plugin can change the words for the others.
+func AdminOnly(lang string) string {
+	return Pick(lang, "Это может сделать только администратор медиатеки.",
+		"Only an administrator of the library can do that.")
 }
 
 // FormatSize writes a byte count for people in lang: "700 MB", "1.4 GB";

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
-	"net/netip"
 	"net/url"
 	"strings"
 
@@ -26,9 +25,8 @@ const (
 )
 
 // classifyLink checks link's form without any network call: a magnet with
-// a valid info-hash (returned), or an http(s) URL with a host that is not
-// a link-local address written as a number (a name is checked again when
-// it is dialled).
+// a valid info-hash (returned), or an http(s) URL with a host. Which
+// addresses may be fetched is the fetcher's to check, when it dials.
 func classifyLink(link string) (linkKind, string, error) {
 	scheme, _, ok := strings.Cut(link, ":")
 	if !ok {
@@ -43,19 +41,9 @@ func classifyLink(link string) (linkKind, string, error) {
 		if err != nil || u.Hostname() == "" {
 			return 0, "", domain.ErrInvalidTorrentLink("the link has no host")
 		}
-		if ip, err := netip.ParseAddr(u.Hostname()); err == nil && linkLocal(ip) {
-			return 0, "", domain.ErrInvalidTorrentLink("link-local addresses (169.254.0.0/16, fe80::/10) are not allowed")
-		}
 		return linkHTTP, "", nil
 	}
 	return 0, "", domain.ErrInvalidTorrentLink("only magnet: and http(s) links are accepted, not " + scheme + ":")
-}
-
-// linkLocal mirrors the fetcher's dial-time check for addresses written
-// into the link, so they are refused before any connection is tried.
-func linkLocal(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast()
 }
 
 // MagnetHash returns the info-hash of a magnet link as 40 lower-case hex

@@ -15,7 +15,8 @@ type Client interface {
 	// List returns all torrents, or those with the given info-hashes.
 	List(ctx context.Context, hashes ...string) ([]domain.Torrent, error)
 	// Add adds a magnet link or a .torrent file; a refusal (a duplicate
-	// or an unreadable torrent) is domain.ErrTorrentRefused.
+	// or an unreadable torrent) is domain.ErrTorrentRefused, or a
+	// domain Conflict (qBittorrent 5.x answers 409).
 	Add(ctx context.Context, a domain.TorrentAdd) error
 	// Files lists one torrent's files, names relative to its save path.
 	Files(ctx context.Context, hash string) ([]domain.TorrentFile, error)
@@ -33,10 +34,19 @@ type Client interface {
 }
 
 // LinkFetcher downloads the .torrent behind an http(s) link
-// (repository/linkfetch). A server that redirects to a magnet link gives
-// that link instead of a body. Failures are domain.ErrInvalidTorrentLink.
+// (repository/linkfetch); lan allows loopback and LAN addresses. A server
+// that redirects to a magnet link gives that link instead of a body.
+// Failures are domain.ErrInvalidTorrentLink.
 type LinkFetcher interface {
-	Fetch(ctx context.Context, link string) (body []byte, magnet string, err error)
+	Fetch(ctx context.Context, link string, lan bool) (body []byte, magnet string, err error)
+}
+
+// IndexerLinks knows the configured Torznab indexers
+// (repository/torznab.Keys). Search results carry their download links
+// with the API key blanked; Restore puts the key back for the fetch and
+// says whether link points at a configured indexer at all.
+type IndexerLinks interface {
+	Restore(link string) (full string, indexer bool)
 }
 
 // FileSystem is the disk as the relocation's walk reads it

@@ -47,9 +47,11 @@ type RelocateResult struct {
 }
 
 // RelocateOutcome is Relocate's answer: the result when it ran within the
-// request, or the id of the background job and how many torrents it took.
+// request, with the torrents found whose new place the client refused, or
+// the id of the background job and how many torrents it took.
 type RelocateOutcome struct {
 	Result RelocateResult
+	Errors []RelocateError
 	JobID  string
 	Total  int
 }
@@ -130,7 +132,7 @@ func (s *Service) Relocate(ctx context.Context, dirs []string) (RelocateOutcome,
 	case st.State != domain.JobCompleted:
 		return RelocateOutcome{}, fmt.Errorf("relocation %s", st.State)
 	}
-	return RelocateOutcome{Result: st.Counters.Result}, nil
+	return RelocateOutcome{Result: st.Counters.Result, Errors: st.Errors}, nil
 }
 
 // RelocateStatus returns the current or last relocation's status.
@@ -159,12 +161,12 @@ func (s *Service) relocateDirs(dirs []string) ([]string, error) {
 		rootPaths[i] = filepath.Clean(r.Path)
 	}
 	if len(dirs) == 0 {
-		return collapseDirs(rootPaths), nil
+		return domain.CollapseNested(rootPaths, func(p string) string { return p }), nil
 	}
 	if len(dirs) > maxRelocateDirs {
 		return nil, invalidDirs("invalid_input", "at most 100 folders")
 	}
-	realRoots := s.realPaths(rootPaths)
+	realRoots := domain.RealPaths(rootPaths, s.opt.FS.RealPath)
 	out := make([]string, 0, len(dirs))
 	for _, d := range dirs {
 		clean, err := s.checkDir(d, rootPaths, realRoots)
@@ -173,7 +175,7 @@ func (s *Service) relocateDirs(dirs []string) ([]string, error) {
 		}
 		out = append(out, clean)
 	}
-	return collapseDirs(out), nil
+	return domain.CollapseNested(out, func(p string) string { return p }), nil
 }
 
 // checkDir checks one requested folder.
@@ -182,62 +184,27 @@ func (s *Service) checkDir(d string, roots, realRoots []string) (string, error) 
 	case len(d) > maxPathLength || strings.ContainsRune(d, 0):
 		return "", invalidDirs("invalid_input", "a folder is too long or contains a NUL byte")
 	case !filepath.IsAbs(d):
-		return "", invalidDirs("path_not_absolute", "must be absolute paths: "+quoteShort(d))
+		return "", invalidDirs("path_not_absolute", "must be absolute paths: "+domain.QuotePath(d))
 	}
 	clean := filepath.Clean(d)
-	outside := invalidDirs("path_outside_roots", "is not inside a library folder: "+quoteShort(clean))
+	outside := invalidDirs("path_outside_roots", "is not inside a library folder: "+domain.QuotePath(clean))
 	if !slices.ContainsFunc(roots, func(r string) bool { return domain.PathWithin(r, clean) }) {
 		return "", outside
 	}
 	real, err := s.opt.FS.RealPath(clean)
 	if err != nil {
-		return "", invalidDirs("path_not_found", "does not exist or cannot be read: "+quoteShort(clean))
+		return "", invalidDirs("path_not_found", "does not exist or cannot be read: "+domain.QuotePath(clean))
 	}
 	if !slices.ContainsFunc(realRoots, func(r string) bool { return domain.PathWithin(r, real) }) {
 		return "", outside // a link inside the library that leads out of it
 	}
 	if info, err := s.opt.FS.Stat(clean); err != nil || !info.IsDir() {
-		return "", invalidDirs("path_not_found", "is not a folder: "+quoteShort(clean))
+		return "", invalidDirs("path_not_found", "is not a folder: "+domain.QuotePath(clean))
 	}
 	return clean, nil
-}
-
-// realPaths resolves the links of each path; one that fails stays as it is.
-func (s *Service) realPaths(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = p
-		if rp, err := s.opt.FS.RealPath(p); err == nil {
-			out[i] = rp
-		}
-	}
-	return out
-}
-
-// collapseDirs sorts dirs and drops those inside another.
-func collapseDirs(dirs []string) []string {
-	dirs = slices.Clone(dirs)
-	slices.Sort(dirs)
-	out := dirs[:0]
-	for _, d := range dirs {
-		if len(out) > 0 && domain.PathWithin(out[len(out)-1], d) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }
 
 func invalidDirs(code, reason string) error {
 	return &domain.Error{Kind: domain.KindInvalid, Code: code, Message: "the relocation request is invalid: " + reason,
 		Fields: map[string]string{"dirs": reason}}
-}
-
-// quoteShort quotes a path for a message, shortened so an error body
-// stays small whatever a client sends.
-func quoteShort(p string) string {
-	if len(p) > 200 {
-		p = p[:200] + "…"
-	}
-	return `"` + strings.ToValidUTF8(p, "?") + `"`
 }

@@ -64,7 +64,7 @@ func (r *relocation) move(ctx context.Context, t domain.Torrent, found foundFile
 	}
 	err := r.s.client.SetLocation(ctx, dir, t.Hash)
 	if err == nil {
-		err = r.s.settle(ctx, t.Hash, dir)
+		err = r.s.settle(ctx, t.Hash, dir, settleLimit)
 	}
 	if err == nil {
 		err = r.s.client.Recheck(ctx, t.Hash)
@@ -93,9 +93,11 @@ const (
 )
 
 // settle waits until the client shows the torrent at dir and not moving,
-// at most settleLimit; a move that takes longer is rechecked anyway.
-func (s *Service) settle(ctx context.Context, hash, dir string) error {
-	deadline := s.opt.Now().Add(settleLimit)
+// at most limit of real time (the injected clock is for what is shown,
+// not for waiting); a move that takes longer is rechecked anyway.
+func (s *Service) settle(ctx context.Context, hash, dir string, limit time.Duration) error {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
 	for {
 		ts, err := s.client.List(ctx, hash)
 		if err != nil {
@@ -104,12 +106,11 @@ func (s *Service) settle(ctx context.Context, hash, dir string) error {
 		if len(ts) == 0 || (filepath.Clean(ts[0].SavePath) == dir && ts[0].State != domain.TorrentMoving) {
 			return nil
 		}
-		if !s.opt.Now().Before(deadline) {
-			return nil
-		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-deadline.C:
+			return nil
 		case <-time.After(settleStep):
 		}
 	}

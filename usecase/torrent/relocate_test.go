@@ -153,3 +153,29 @@ func waitState(t *testing.T, c *qbittorrent.Client, hash string, want domain.Tor
 	t.Fatalf("torrent %s: want %s, last %+v (err %v)", hash, want, last, err)
 	return last
 }
+
+// refusingClient is the real client refusing one torrent's new location,
+// as qBittorrent does when it cannot use the folder.
+type refusingClient struct {
+	*qbittorrent.Client
+	refuse string
+}
+
+func (c refusingClient) SetLocation(ctx context.Context, dir string, hashes ...string) error {
+	if len(hashes) == 1 && hashes[0] == c.refuse {
+		return domain.NewError(domain.KindConflict, "torrent_client_conflict", "set location: Cannot create save path")
+	}
+	return c.Client.SetLocation(ctx, dir, hashes...)
+}
+
+func TestARefusedLocationIsInTheInlineAnswer(t *testing.T) {
+	m := newMovedLibrary(t)
+	svc := torrent.New(refusingClient{Client: m.client, refuse: m.show}, nil, torrent.Options{FS: localfs.FS{}, RelocateInline: 5,
+		Roots: func() []domain.Root { return []domain.Root{{Path: m.lib, Disk: "Disk 1"}} }})
+	out, err := svc.Relocate(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []torrent.Relocated{{Hash: m.film, Name: "Film.2019.mkv", To: m.filmDir}}, out.Result.Relocated)
+	assert.Equal(t, []torrent.RelocateError{{Hash: m.show, Name: "Show", Error: "the torrent client refused the new location"}},
+		out.Errors, "a torrent found but refused is reported, not dropped")
+	assert.Equal(t, out.Errors, svc.RelocateStatus().Errors)
+}

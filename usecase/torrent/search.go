@@ -87,7 +87,7 @@ type Found struct {
 	InLibrary *LibraryEntry
 }
 
-// IndexerFailure is an indexer that did not answer, and why (for people).
+// IndexerFailure is an indexer that did not answer, and why (for the log).
 type IndexerFailure struct {
 	Indexer string
 	Reason  string
@@ -125,12 +125,14 @@ func (s *Searcher) Search(ctx context.Context, query, category string) (SearchRe
 }
 
 // Configured is nil when at least one indexer is configured, else
-// ErrTorrentSearchNotConfigured (with the config's problem, if any).
+// ErrTorrentSearchNotConfigured. A config that could not be read is said
+// to be invalid without its details (hosts, ports): those are in the log
+// and in the plugin's status for administrators.
 func (s *Searcher) Configured() error {
 	switch {
 	case s.opt.Problem != nil:
 		e := *domain.ErrTorrentSearchNotConfigured
-		e.Message = "the Torznab indexers' configuration is not valid (" + s.opt.Problem.Error() + "); " + e.Message
+		e.Message = "the Torznab indexers' configuration (torrent_search/config.json) is invalid, see the server log"
 		return &e
 	case len(s.indexers) == 0:
 		return domain.ErrTorrentSearchNotConfigured
@@ -194,13 +196,14 @@ func (s *Searcher) ask(ctx context.Context, q domain.TorrentQuery) ([]domain.Tor
 	return all, failed
 }
 
+// allFailed is the answer when no indexer answered: how many failed; why
+// is in the log (ask), since a reason can name hosts and ports.
 func allFailed(failed []IndexerFailure) error {
-	reasons := make([]string, len(failed))
-	for i, f := range failed {
-		reasons[i] = f.Reason
-	}
 	e := *domain.ErrIndexersUnavailable
-	e.Message += ": " + strings.Join(reasons, "; ")
+	e.Message = fmt.Sprintf("all %d indexers failed, see the server log", len(failed))
+	if len(failed) == 1 {
+		e.Message = "the only indexer failed, see the server log"
+	}
 	return &e
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	FS FileSystem
 	// Titles finds catalogue entries for assign-categories.
 	Titles TitleSearch
+	// Indexers puts the API key back into an indexer's download link and
+	// lets the fetch of such a link reach the LAN; nil: no indexer.
+	Indexers IndexerLinks
 	// RelocateInline is how many torrents with missing files a relocation
 	// handles within the request; more run as a background job.
 	RelocateInline int
@@ -92,11 +95,14 @@ func (s *Service) List(ctx context.Context) ([]domain.Torrent, error) {
 }
 
 // DownloadRequest is POST /api/torrents/download: the link, and what the
-// person or indexer called it (kept in the log only).
+// person or indexer called it (kept in the log only). Admin says the
+// caller is an administrator: their links may point into the LAN and a
+// failed fetch tells them why.
 type DownloadRequest struct {
 	URL    string
 	Title  string
 	Source string
+	Admin  bool
 }
 
 // Added is what Download added.
@@ -122,10 +128,13 @@ func (s *Service) Download(ctx context.Context, req DownloadRequest) (Added, err
 		return Added{}, err
 	}
 	if err := s.client.Add(ctx, add); err != nil {
-		if errors.Is(err, domain.ErrTorrentRefused) {
+		// "Fails." (4.x) and a 409 (5.x) both mean a duplicate that raced
+		// us, or a torrent the client will not take.
+		if errors.Is(err, domain.ErrTorrentRefused) || domain.IsKind(err, domain.KindConflict) {
 			if dup := s.refuseDuplicate(ctx, added.Hash); dup != nil {
 				return Added{}, dup
 			}
+			return Added{}, domain.ErrTorrentRefused.Wrap(fmt.Errorf("add torrent %s: %w", added.Hash, err))
 		}
 		return Added{}, fmt.Errorf("add torrent %s: %w", added.Hash, err)
 	}
@@ -161,7 +170,28 @@ func (s *Service) prepare(ctx context.Context, req DownloadRequest) (domain.Torr
 	if kind == linkMagnet {
 		return domain.TorrentAdd{URL: link}, Added{Hash: hash, Method: MethodMagnet}, nil
 	}
-	body, magnet, err := s.fetch.Fetch(ctx, link)
+	add, added, err := s.fetchTorrent(ctx, link, req.Admin)
+	if err != nil && !req.Admin {
+		// One reason for every failure, so that a user cannot tell a
+		// closed port from a silent host or a web page: no LAN probing.
+		s.log.Warn("torrent link not fetched", "link", link, "err", err.Error())
+		return domain.TorrentAdd{}, Added{}, errNotFetched
+	}
+	return add, added, err
+}
+
+// errNotFetched is what a user hears of any failure to fetch a link.
+var errNotFetched = domain.ErrInvalidTorrentLink("the link could not be downloaded as a torrent file (the server log says why)")
+
+// fetchTorrent fetches an http(s) link, with the indexer's key put back
+// when it is an indexer's, and checks that it is a torrent. Only an
+// indexer's link or an admin's may reach loopback and LAN addresses.
+func (s *Service) fetchTorrent(ctx context.Context, link string, admin bool) (domain.TorrentAdd, Added, error) {
+	full, indexer := link, false
+	if s.opt.Indexers != nil {
+		full, indexer = s.opt.Indexers.Restore(link)
+	}
+	body, magnet, err := s.fetch.Fetch(ctx, full, indexer || admin)
 	if err != nil {
 		return domain.TorrentAdd{}, Added{}, err
 	}

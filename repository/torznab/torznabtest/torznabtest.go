@@ -2,7 +2,9 @@
 // server at Jackett's path that answers t=caps, t=search, t=tvsearch and
 // t=movie with the XML a real indexer sends (RSS 2.0 with torznab:attr
 // elements), checks the API key as Jackett does (an error element with
-// status 200), and can be made slow or broken.
+// status 200), serves the .torrent files of its items behind download
+// links holding the key as Jackett's and Prowlarr's do, and can be made
+// slow or broken.
 package torznabtest
 
 import (
@@ -34,6 +36,12 @@ type Item struct {
 	Cats      []int
 	Published time.Time
 	Freeleech bool
+	// File, when set, is served by the fake itself behind a download link
+	// that carries the API key, as Jackett's
+	// (/dl/<indexer>/?jackett_apikey=KEY&path=…) or, with
+	// Options.Prowlarr, Prowlarr's (/1/download?apikey=KEY&link=…). Link is
+	// then ignored.
+	File []byte
 }
 
 // Options shape the fake.
@@ -48,6 +56,8 @@ type Options struct {
 	// with ErrorDescription.
 	ErrorCode        int
 	ErrorDescription string
+	// Prowlarr writes the items' download links as Prowlarr does.
+	Prowlarr bool
 }
 
 // Server is a running fake indexer.
@@ -58,8 +68,9 @@ type Server struct {
 	URL string
 	opt Options
 
-	mu       sync.Mutex
-	requests []url.Values
+	mu        sync.Mutex
+	requests  []url.Values
+	downloads int
 }
 
 // Start starts a fake indexer that stops when the test ends.
@@ -79,7 +90,52 @@ func (s *Server) Requests() []url.Values {
 	return slices.Clone(s.requests)
 }
 
+// Downloads counts the item files served (with the right key).
+func (s *Server) Downloads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.downloads
+}
+
+// downloadLink is item i's link on this server, key included.
+func (s *Server) downloadLink(host string, i int) string {
+	if s.opt.Prowlarr {
+		return fmt.Sprintf("http://%s/1/download?apikey=%s&link=%s&file=%s", host, url.QueryEscape(s.opt.APIKey),
+			url.QueryEscape(fmt.Sprintf("item-%d", i)), url.QueryEscape(s.opt.Items[i].Title))
+	}
+	return fmt.Sprintf("http://%s/dl/rutracker/?jackett_apikey=%s&path=%s&file=%s", host, url.QueryEscape(s.opt.APIKey),
+		url.QueryEscape(fmt.Sprintf("item-%d", i)), url.QueryEscape(s.opt.Items[i].Title))
+}
+
+// serveFile answers a download link: the item's file with the right key,
+// 401 without it.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	key, ref := q.Get("jackett_apikey"), q.Get("path")
+	if s.opt.Prowlarr {
+		key, ref = q.Get("apikey"), q.Get("link")
+	}
+	var i int
+	if _, err := fmt.Sscanf(ref, "item-%d", &i); err != nil || i < 0 || i >= len(s.opt.Items) || s.opt.Items[i].File == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if key != s.opt.APIKey {
+		http.Error(w, "Unauthorized", http.StatusUnauthorized)
+		return
+	}
+	s.mu.Lock()
+	s.downloads++
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/x-bittorrent")
+	_, _ = w.Write(s.opt.Items[i].File)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/dl/") || r.URL.Path == "/1/download" {
+		s.serveFile(w, r)
+		return
+	}
 	q := r.URL.Query()
 	key := q.Get("apikey")
 	q.Del("apikey")
@@ -104,7 +160,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case s.opt.ErrorCode != 0:
 		writeError(w, s.opt.ErrorCode, s.opt.ErrorDescription)
 	case q.Get("t") == "search" || q.Get("t") == "tvsearch" && !s.opt.NoTV || q.Get("t") == "movie" && !s.opt.NoMovie:
-		_, _ = w.Write([]byte(s.feed(q)))
+		_, _ = w.Write([]byte(s.feed(q, r.Host)))
 	default:
 		writeError(w, 203, "Function Not Available")
 	}
@@ -147,7 +203,7 @@ func (s *Server) caps() string {
 
 // feed renders the items whose title has every word of q and, with cat,
 // one of its categories (a subcategory matches its parent).
-func (s *Server) feed(q url.Values) string {
+func (s *Server) feed(q url.Values, host string) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:torznab="http://torznab.com/schemas/2015/feed">
@@ -158,7 +214,10 @@ func (s *Server) feed(q url.Values) string {
     <language>en-US</language>
     <category>search</category>
 `)
-	for _, it := range s.opt.Items {
+	for i, it := range s.opt.Items {
+		if it.File != nil {
+			it.Link = s.downloadLink(host, i)
+		}
 		if matches(it, q) {
 			writeItem(&b, it)
 		}
