@@ -80,7 +80,11 @@ func TestSlowReadersCannotPinMemory(t *testing.T) {
 	time.Sleep(700 * time.Millisecond) // answers are under way, the write timeout not yet over
 	growth := int64(heapInUse()) - int64(before)
 	t.Logf("heap growth with 12 stalled readers: %.1f MiB", float64(growth)/(1<<20))
-	assert.Less(t, growth, int64(24<<20), "stalled readers pin at most a page each, not whole answers")
+	// Whole answers would pin 12 × len(want) (over 72 MiB); a page each
+	// measures 6–17 MiB here, up to 24 MiB with the race detector on a
+	// busy machine. Half the whole-answer figure separates the two
+	// without failing on the noise of a loaded CI runner.
+	assert.Less(t, growth, int64(12*len(want)/2), "stalled readers pin at most a page each, not whole answers")
 
 	client := &http.Client{Timeout: 10 * time.Second}
 	for _, path := range []string{"/api/media/by-category", "/api/media/files"} {
