@@ -4,8 +4,10 @@
 // server streams fragmented MP4 made from `start`: a seek outside what is
 // buffered reloads the source at the new start, and the video's own clock
 // restarts at 0, so position() adds that offset back and the subtitles'
-// cues are moved by it. The duration is the answer's: a remuxed stream
-// does not know its own.
+// cues are moved by it. With the video copied, a remux can only begin on a
+// keyframe at or before the start asked for: a HEAD of its address tells
+// where (X-Remux-Start), and the video then moves on to the exact second.
+// The duration is the answer's: a remuxed stream does not know its own.
 import { el } from './ui.js';
 
 export class Playback {
@@ -17,10 +19,11 @@ export class Playback {
     this.remux = false;
     this.offset = 0;
     this.audio = null;
-    this.pendingSeek = null;
+    this.pendingSeek = null; // a position in the film to go to once the video has loaded
     this.stopped = false;
+    this.loads = 0; // the latest source(); an older one that finishes late gives way
     video.addEventListener('loadedmetadata', () => {
-      if (this.pendingSeek != null) this.video.currentTime = this.pendingSeek;
+      if (this.pendingSeek != null) this.video.currentTime = Math.max(0, this.pendingSeek - this.offset);
       this.pendingSeek = null;
     });
   }
@@ -30,8 +33,7 @@ export class Playback {
     this.play = play;
     this.stopped = false;
     this.remux = play.mode === 'remux';
-    const fromURL = new URL(play.stream_url, location.href).searchParams.get('audio');
-    this.audio = fromURL != null ? Number(fromURL) : (play.audio_tracks && play.audio_tracks.length ? play.audio_tracks[0].index : null);
+    this.audio = null; // the file's default track until the person picks one
     this.setTracks(play.subtitles || []);
     this.source(position, true);
   }
@@ -47,10 +49,30 @@ export class Playback {
     return u.pathname + u.search;
   }
 
-  source(position, playing) {
+  /** The audio track that plays: the one picked, else the file's default. */
+  audioTrack() {
+    if (this.audio != null) return this.audio;
+    const tracks = (this.play && this.play.audio_tracks) || [];
+    const def = tracks.find((a) => a.default) || tracks[0];
+    return def ? def.index : null;
+  }
+
+  async source(position, playing) {
+    const mine = ++this.loads;
     position = Math.max(0, position || 0);
-    this.offset = this.remux ? position : 0;
-    this.pendingSeek = !this.remux && position > 0 ? position : null;
+    this.pendingSeek = position > 0 ? position : null;
+    let offset = 0;
+    if (this.remux && position > 0) {
+      offset = position;
+      try {
+        const r = await fetch(this.address(position), { method: 'HEAD' });
+        const k = parseFloat(r.headers.get('X-Remux-Start'));
+        if (Number.isFinite(k) && k >= 0 && k <= position) offset = k;
+      } catch { /* the GET will say what is wrong */ }
+      if (mine !== this.loads || !this.play) return;
+    }
+    this.offset = offset;
+    if (this.pendingSeek != null && this.pendingSeek - offset < 0.25) this.pendingSeek = null;
     this.video.src = this.address(position);
     this.shiftCues();
     if (playing) this.start();
@@ -103,7 +125,7 @@ export class Playback {
 
   /** Plays audio track index: the server remuxes with it, from where the film is now. */
   setAudio(index) {
-    if (!this.play || index === this.audio) return;
+    if (!this.play || index === this.audioTrack()) return;
     this.audio = index;
     this.remux = true; // a direct file has one audio the browser picks; another needs the server
     this.source(this.position(), !this.video.paused);
@@ -143,6 +165,7 @@ export class Playback {
     this.play = null;
     this.stopped = true;
     this.pendingSeek = null;
+    this.loads++;
     this.video.pause();
     this.video.removeAttribute('src');
     this.video.load();

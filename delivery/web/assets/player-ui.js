@@ -102,12 +102,13 @@ export function wireControls({ video, pb, report, stop, next, title }) {
     loaded(cur) {
       $('controls').hidden = !cur;
       $('idle').hidden = !!cur;
+      $('stage').toggleAttribute('data-idle', !cur);
       $('resume').hidden = true;
       const play = cur ? cur.play : {};
       $('warning').hidden = !play.warning;
       $('warning').textContent = play.warning || '';
       options($('audio'), play.audio_tracks || [], (a) => a.label || [a.language, a.codec, a.channels ? a.channels + 'ch' : ''].filter(Boolean).join(' ') || '#' + a.index);
-      if (pb.audio != null) $('audio').value = String(pb.audio);
+      if (pb.audioTrack() != null) $('audio').value = String(pb.audioTrack());
       options($('subs'), play.subtitles || [], (s) => s.label || s.language || '#' + s.index, true);
       titled(cur);
       draw();
