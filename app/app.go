@@ -23,6 +23,7 @@ import (
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/auth"
 	"mediateka/usecase/notice"
+	"mediateka/usecase/playback"
 	"mediateka/usecase/textmatch"
 )
 
@@ -54,6 +55,10 @@ type App struct {
 	// streams ends long-lived streams (SSE) when shutdown begins.
 	streams     context.Context
 	stopStreams context.CancelFunc
+
+	// playback answers /play, remuxes and thumbnails, and each player's
+	// play in the rooms.
+	playback *playback.Service
 }
 
 type repositories struct {
@@ -127,9 +132,11 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
-	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.log)
+	a.playback = newPlayback(a.cfg, a.repos, a.lib, a.ai.probe, a.log)
+	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.log)
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
+	deps.Playback = a.playback
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

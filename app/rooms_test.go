@@ -141,7 +141,12 @@ func TestRoomsEndToEnd(t *testing.T) {
 	player.presence(1, 1)
 
 	remote.say(map[string]any{"event": "play", "file": ra.movie})
-	assert.Equal(t, map[string]any{"event": "play", "file": ra.movie, "media_id": float64(ra.id), "title": "Heat"}, player.next())
+	play := player.next()
+	answer, _ := play["play"].(map[string]any)
+	delete(play, "play")
+	assert.Equal(t, map[string]any{"event": "play", "file": ra.movie, "media_id": float64(ra.id), "title": "Heat"}, play)
+	assert.Equal(t, float64(ra.id), answer["media_id"], "the player's own /play answer comes with the play")
+	assert.Contains(t, answer["stream_url"], "st=")
 	remote.say(map[string]any{"event": "play", "file": filepath.Join(filepath.Dir(ra.root), "config.json")})
 	assert.Equal(t, "media_not_found", remote.next()["code"], "a path outside the catalogue")
 

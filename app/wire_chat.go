@@ -29,6 +29,8 @@ type aiParts struct {
 	keys   *apikey.Service
 	model  domain.AIModel
 	prober plugins.StreamProber
+	// probe is the same prober, typed, for playback; nil without ffprobe.
+	probe *ffprobe.Prober
 	// counter answers scoped counts from the catalogue when model is a
 	// remote provider that cannot see it; nil with the offline assistant.
 	counter *offline.Model
@@ -57,7 +59,7 @@ func newAIModel(cfg config.Config, repos repositories, keyMaster string, lib lib
 		ai.counter = offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots})
 	}
 	if p, err := ffprobe.New("", 0); err == nil {
-		ai.prober = p
+		ai.prober, ai.probe = p, p
 	} else {
 		log.Warn("ffprobe is not installed: media_layer cannot read audio tracks (install the ffmpeg package)")
 	}

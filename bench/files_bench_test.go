@@ -27,11 +27,18 @@ import (
 // default configuration logs every request at "info").
 func serveLibrary(b *testing.B) (base, token string, stop func()) {
 	b.Helper()
+	root, files := benchLibrary(b)
+	return serveRoot(b, root, files)
+}
+
+// serveRoot is serveLibrary over the library folder root, which holds
+// files video files.
+func serveRoot(b *testing.B, root string, files int) (base, token string, stop func()) {
+	b.Helper()
 	level := os.Getenv("MEDIATEKA_BENCH_LOG")
 	if level == "" {
 		level = "error"
 	}
-	root, files := benchLibrary(b)
 	dir := b.TempDir()
 	write := func(name string, v any) {
 		raw, _ := json.Marshal(v)

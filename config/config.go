@@ -37,6 +37,7 @@ type Config struct {
 	TTS             TTS         `json:"tts"`
 	Chat            Chat        `json:"chat"`
 	Control         Control     `json:"control"`
+	Media           Media       `json:"media"`
 	// TrustedProxies lists the reverse proxies (CIDR, or single addresses)
 	// whose X-Forwarded-For header names the client. Empty: the TCP peer is
 	// the client, and the header is ignored.
@@ -177,6 +178,15 @@ type Control struct {
 	TokenRecheck Duration `json:"token_recheck"`
 }
 
+// Media configures playback (docs/API.md §3).
+type Media struct {
+	// PlayTokenTTL is how long the play tokens in /play's URLs last.
+	PlayTokenTTL Duration `json:"play_token_ttl"`
+	// MaxRemuxes is how many ffmpeg remuxes run at once; more are
+	// refused with 503 remux_busy after a short wait.
+	MaxRemuxes int `json:"max_remuxes"`
+}
+
 // Defaults returns the configuration used when config.json is absent. The
 // server runs with it as it is: SQLite in ./data, the offline assistant and
 // espeak-ng speech.
@@ -203,6 +213,7 @@ func Defaults() Config {
 		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
 		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},
 		Control: Control{AllowAnonymousRooms: true, TokenRecheck: Duration(30 * time.Second)},
+		Media:   Media{PlayTokenTTL: Duration(6 * time.Hour), MaxRemuxes: 4},
 		GoogleOAuth: GoogleOAuth{
 			AuthURL:     "https://accounts.google.com/o/oauth2/auth",
 			TokenURL:    "https://oauth2.googleapis.com/token",

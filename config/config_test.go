@@ -178,3 +178,20 @@ func TestControlAllowedOrigins(t *testing.T) {
 	assert.Len(t, inv.Problems, 3)
 	assert.Contains(t, inv.Error(), `control.allowed_origins: "web.telegram.org"`)
 }
+
+func TestMediaPlayback(t *testing.T) {
+	cfg, _, err := Load(writeConfig(t, `{}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, 6*time.Hour, cfg.Media.PlayTokenTTL.D())
+	assert.Equal(t, 4, cfg.Media.MaxRemuxes)
+
+	cfg, _, err = Load(writeConfig(t, `{"media": {"play_token_ttl": "12h"}}`), envOf(map[string]string{"MEDIATEKA_MEDIA__MAX_REMUXES": "8"}))
+	require.NoError(t, err)
+	assert.Equal(t, 12*time.Hour, cfg.Media.PlayTokenTTL.D())
+	assert.Equal(t, 8, cfg.Media.MaxRemuxes)
+
+	_, _, err = Load(writeConfig(t, `{"media": {"play_token_ttl": "-1h", "max_remuxes": 0}}`), envOf(nil))
+	var inv *InvalidError
+	require.ErrorAs(t, err, &inv)
+	assert.ElementsMatch(t, []string{"media.play_token_ttl must be a positive duration", "media.max_remuxes must be between 1 and 64"}, inv.Problems)
+}

@@ -63,6 +63,7 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"chat.timeout":       c.Chat.Timeout,
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
 		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
+		"media.play_token_ttl": c.Media.PlayTokenTTL,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {
@@ -98,6 +99,9 @@ func (c Config) validateLimits(add func(string, ...any)) {
 	}
 	if c.Chat.MaxMessageChars < 1 || c.Chat.MaxHistory < 0 {
 		add("chat.max_message_chars must be at least 1 and chat.max_history not negative")
+	}
+	if c.Media.MaxRemuxes < 1 || c.Media.MaxRemuxes > 64 {
+		add("media.max_remuxes must be between 1 and 64")
 	}
 }
 

@@ -24,8 +24,8 @@ type Catalog interface {
 }
 
 // mountMedia adds the catalogue routes (API.md §3) for signed-in users.
-// Streams and subtitles also take ?token=, since a <video> or <track>
-// element cannot send a header.
+// Streams, subtitles and thumbnails also take ?token= or a play token
+// (st=), since a <video>, <track> or <img> element cannot send a header.
 func (s *Server) mountMedia(app *fiber.App) {
 	if s.deps.Catalog == nil {
 		return
@@ -40,9 +40,13 @@ func (s *Server) mountMedia(app *fiber.App) {
 	})
 	g.Get("/by-category", s.userAuth, s.mediaByCategory)
 	g.Get("/:id", s.userAuth, s.mediaGet)
-	g.Get("/:id/stream", s.queryAuth, s.mediaStream)
-	g.Get("/:id/subtitles", s.queryAuth, s.mediaSubtitles)
-	g.Get("/:id/subtitles/:file", s.queryAuth, s.mediaSubtitleFile)
+	g.Get("/:id/stream", s.mediaAuth, s.mediaStream)
+	g.Get("/:id/subtitles", s.mediaAuth, s.mediaSubtitles)
+	g.Get("/:id/subtitles/:file", s.mediaAuth, s.mediaSubtitleFile)
+	if s.deps.Playback != nil {
+		g.Get("/:id/play", s.userAuth, s.mediaPlay)
+		g.Get("/:id/thumbnail", s.mediaAuth, s.mediaThumbnail)
+	}
 }
 
 // mediaID reads the :id path parameter: a positive whole number, else 400.

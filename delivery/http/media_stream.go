@@ -9,16 +9,28 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"mediateka/domain"
+	"mediateka/usecase/playback"
 )
 
 // mediaStream serves a catalogue file with HTTP Range support: no Range is
 // 200 with the whole file, one satisfiable range 206, a malformed or
 // unsatisfiable one 416 with "Content-Range: bytes */size". An If-Range
 // that no longer matches the file gets the whole file, as HTTP says.
+// With remux=1 it is ffmpeg's remux instead (mediaRemux).
 func (s *Server) mediaStream(c *fiber.Ctx) error {
 	id, err := mediaID(c)
 	if err != nil {
 		return err
+	}
+	remux, err := wantsRemux(c)
+	if err != nil {
+		return err
+	}
+	if remux {
+		if s.deps.Playback == nil {
+			return playback.ErrRemuxUnavailable
+		}
+		return s.mediaRemux(c, id)
 	}
 	f, r, err := s.deps.Catalog.Open(c.UserContext(), id)
 	if err != nil {

@@ -73,7 +73,7 @@ func accessLog(log *slog.Logger, client clientAddr) fiber.Handler {
 }
 
 // sensitiveParams are query parameters whose values never reach a log.
-var sensitiveParams = []string{"token", "access_token", "key", "api_key", "code", "state", "password", "secret", "init_data"}
+var sensitiveParams = []string{"token", "st", "access_token", "key", "api_key", "code", "state", "password", "secret", "init_data"}
 
 func maskQuery(q string) string {
 	if q == "" {

@@ -52,6 +52,9 @@ type Deps struct {
 	Classify Classifier
 	// Control mounts the rooms' routes (delivery/ws); nil: none.
 	Control Routes
+	// Playback answers /play, remuxes and thumbnails and checks play
+	// tokens; nil: /play and /thumbnail answer 404 and st= is not taken.
+	Playback Playback
 }
 
 // Routes are routes that live in a delivery package of their own and

@@ -21,12 +21,23 @@ type Track struct {
 
 // Video describes a small test video: Name's extension picks the container
 // ("movie.mkv" when empty), Seconds its length (1 when 0). The video stream
-// is ffmpeg's test pattern at 160×120; each audio track is a sine tone.
+// is ffmpeg's test pattern in H.264, Size pixels ("160x120" when empty) at
+// Rate frames a second (10 when 0), with a keyframe every KeyframeEvery
+// seconds (x264's default of 250 frames when 0); NoVideo leaves it out.
+// Noise makes every frame grainy, so the file is large for its length
+// (about 1 MB a second at 320×240 and 25 frames): for tests that must keep
+// ffmpeg writing for longer than socket buffers hold. Each audio track is
+// a sine tone.
 type Video struct {
-	Name      string
-	Seconds   int
-	Audio     []Track
-	Subtitles []Track
+	Name          string
+	Seconds       int
+	Size          string
+	Rate          int
+	KeyframeEvery int
+	NoVideo       bool
+	Noise         bool
+	Audio         []Track
+	Subtitles     []Track
 }
 
 // MakeVideo writes v into a temporary folder with the real ffmpeg and
@@ -55,9 +66,11 @@ func MakeVideo(t testing.TB, v Video) string {
 // files), then the maps, codecs, tags and dispositions of each stream.
 func (v Video) args(t testing.TB, dir, out string) []string {
 	d := strconv.Itoa(v.Seconds)
-	in := []string{"-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=" + d + ":size=160x120:rate=10"}
-	maps := []string{"-map", "0:v", "-c:v", "libx264"}
-	input := 1
+	in, maps := v.video(d)
+	input := 1 // the next input's number: the test pattern is input 0
+	if v.NoVideo {
+		input = 0
+	}
 	for i, a := range v.Audio {
 		in = append(in, "-f", "lavfi", "-i", fmt.Sprintf("sine=frequency=%d:duration=%s", 440*(i+1), d))
 		codec, channels := a.Codec, a.Channels
@@ -74,7 +87,10 @@ func (v Video) args(t testing.TB, dir, out string) []string {
 	}
 	for i, sub := range v.Subtitles {
 		srt := filepath.Join(dir, fmt.Sprintf("sub%d.srt", i))
-		if err := os.WriteFile(srt, []byte("1\n00:00:00,000 --> 00:00:01,000\nHello\n"), 0o644); err != nil {
+		// The cue lasts the whole video, so -shortest does not cut the
+		// film to the subtitle's length.
+		cue := fmt.Sprintf("1\n00:00:00,000 --> %02d:%02d:%02d,000\nHello\n", v.Seconds/3600, v.Seconds/60%60, v.Seconds%60)
+		if err := os.WriteFile(srt, []byte(cue), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		in = append(in, "-i", srt)
@@ -83,6 +99,31 @@ func (v Video) args(t testing.TB, dir, out string) []string {
 		input++
 	}
 	return append(append(in, maps...), "-shortest", out)
+}
+
+// video is the test pattern's input and options (none with NoVideo):
+// "-v error -y" then, with a picture, "-f lavfi -i testsrc=…".
+func (v Video) video(seconds string) (in, maps []string) {
+	in = []string{"-v", "error", "-y"}
+	if v.NoVideo {
+		return in, nil
+	}
+	size, rate := v.Size, v.Rate
+	if size == "" {
+		size = "160x120"
+	}
+	if rate <= 0 {
+		rate = 10
+	}
+	in = append(in, "-f", "lavfi", "-i", fmt.Sprintf("testsrc=duration=%s:size=%s:rate=%d", seconds, size, rate))
+	maps = []string{"-map", "0:v", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"}
+	if v.KeyframeEvery > 0 {
+		maps = append(maps, "-g", strconv.Itoa(v.KeyframeEvery*rate))
+	}
+	if v.Noise {
+		maps = append(maps, "-vf", "noise=alls=40:allf=t")
+	}
+	return in, maps
 }
 
 // tags are the language, title and default flag of stream spec (a:0, s:1…).

@@ -10,8 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,8 +56,8 @@ func New(bin string, timeout time.Duration) (*Prober, error) {
 	return &Prober{bin: path, timeout: timeout, slots: make(chan struct{}, MaxConcurrent)}, nil
 }
 
-// probeOutput is the part of `ffprobe -print_format json -show_streams`
-// this package reads.
+// probeOutput is the part of `ffprobe -print_format json -show_streams
+// -show_format` this package reads.
 type probeOutput struct {
 	Streams []struct {
 		Index       int               `json:"index"`
@@ -65,12 +67,39 @@ type probeOutput struct {
 		Tags        map[string]string `json:"tags"`
 		Disposition map[string]int    `json:"disposition"`
 	} `json:"streams"`
+	Format struct {
+		Duration  string `json:"duration"`
+		StartTime string `json:"start_time"`
+	} `json:"format"`
 }
 
 // Streams lists the streams of the file at path, in container order.
 // It waits for a free slot first; a context that ends while waiting ends
 // the call without running anything.
 func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream, error) {
+	info, err := p.Probe(ctx, path)
+	return info.Streams, err
+}
+
+// Probe reads the file's duration and streams (the video codec is its
+// video stream's), in one run of ffprobe, within the same bound of
+// MaxConcurrent processes as Streams.
+func (p *Prober) Probe(ctx context.Context, path string) (domain.MediaInfo, error) {
+	raw, err := p.run(ctx, path, "-print_format", "json", "-show_streams", "-show_format")
+	if err != nil {
+		return domain.MediaInfo{}, err
+	}
+	var out probeOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return domain.MediaInfo{}, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
+	}
+	return out.info(), nil
+}
+
+// run runs ffprobe with args on the file at path and returns what it
+// wrote. It waits for a free slot first; a context that ends while
+// waiting ends the call without running anything.
+func (p *Prober) run(ctx context.Context, path string, args ...string) ([]byte, error) {
 	select {
 	case p.slots <- struct{}{}:
 		defer func() { <-p.slots }()
@@ -83,23 +112,58 @@ func (p *Prober) Streams(ctx context.Context, path string) ([]domain.MediaStream
 		path = "./" + path // a relative name starting with "-" must not read as an option
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, p.bin, "-v", "error", "-print_format", "json", "-show_streams", path)
+	cmd := exec.CommandContext(ctx, p.bin, append(append([]string{"-v", "error"}, args...), path)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("ffprobe %s: %w: %s", filepath.Base(path), err, strings.TrimSpace(stderr.String()))
 	}
-	var out probeOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, fmt.Errorf("ffprobe %s: unreadable output: %w", filepath.Base(path), err)
-	}
-	streams := make([]domain.MediaStream, 0, len(out.Streams))
+	return stdout.Bytes(), nil
+}
+
+// info maps ffprobe's answer; a duration that is missing or not a
+// positive number is 0 (unknown).
+func (out probeOutput) info() domain.MediaInfo {
+	info := domain.MediaInfo{Streams: make([]domain.MediaStream, 0, len(out.Streams))}
+	info.Duration = seconds(out.Format.Duration)
+	info.Start = seconds(out.Format.StartTime)
 	for _, s := range out.Streams {
-		streams = append(streams, domain.MediaStream{
+		info.Streams = append(info.Streams, domain.MediaStream{
 			Index: s.Index, Type: s.CodecType, Codec: s.CodecName, Channels: s.Channels,
 			Language: tag(s.Tags, "language"), Title: tag(s.Tags, "title"), Default: s.Disposition["default"] == 1,
+			Picture: s.Disposition["attached_pic"] == 1,
 		})
 	}
-	return streams, nil
+	return info
+}
+
+// seconds reads a time ffprobe wrote; missing, negative or not a number
+// is 0.
+func seconds(s string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// Keyframe is where a seek to at (in the container's own time, which
+// starts at MediaInfo.Start) lands in the file's first video stream: the
+// time of the first packet read after seeking there, the keyframe at or
+// before at, as ffmpeg's input seeking (-ss before -i) finds it. A file
+// with no packet there (at past the end) gives at. It shares the bound of
+// MaxConcurrent processes.
+func (p *Prober) Keyframe(ctx context.Context, path string, at float64) (float64, error) {
+	raw, err := p.run(ctx, path, "-select_streams", "V:0", "-read_intervals", strconv.FormatFloat(at, 'f', 3, 64)+"%+#1",
+		"-show_entries", "packet=pts_time", "-of", "csv=p=0")
+	if err != nil {
+		return 0, fmt.Errorf("keyframe before %.3f: %w", at, err)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(raw)), "\n")
+	k, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
+	if err != nil {
+		return at, nil
+	}
+	return k, nil
 }
 
 // tag reads a tag whatever its case (Matroska writes "language", some

@@ -47,6 +47,42 @@ func TestStreamsOfARealFile(t *testing.T) {
 	assert.Equal(t, "eng", streams[3].Language)
 }
 
+func TestProbeReadsDurationAndVideoCodec(t *testing.T) {
+	file := matrixVideo(t)
+	p, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	info, err := p.Probe(context.Background(), file)
+	require.NoError(t, err)
+	assert.InDelta(t, 2.0, info.Duration, 0.2, "the container's duration in seconds")
+	video, ok := info.Video()
+	require.True(t, ok)
+	assert.Equal(t, "h264", video.Codec)
+	audio := info.Audio()
+	require.Len(t, audio, 2)
+	assert.Equal(t, []string{"ac3", "aac"}, []string{audio[0].Codec, audio[1].Codec})
+
+	noVideo := exectest.MakeVideo(t, exectest.Video{Name: "tone.mka", Seconds: 3, NoVideo: true, Audio: []exectest.Track{{}}})
+	info, err = p.Probe(context.Background(), noVideo)
+	require.NoError(t, err)
+	_, ok = info.Video()
+	assert.False(t, ok, "an audio-only file has no picture")
+	assert.InDelta(t, 3.0, info.Duration, 0.2)
+}
+
+func TestKeyframeIsWhereASeekLands(t *testing.T) {
+	// Keyframes every 2 s of a 7 s film, at 0, 2, 4 and 6 (Matroska adds a
+	// few milliseconds to each).
+	file := exectest.MakeVideo(t, exectest.Video{Seconds: 7, KeyframeEvery: 2, Audio: []exectest.Track{{Codec: "ac3"}}})
+	exectest.Require(t, "ffmpeg", "ffprobe")
+	p, err := ffprobe.New("", 0)
+	require.NoError(t, err)
+	for at, want := range map[float64]float64{0: 0, 1.5: 0, 3: 2, 4.5: 4, 6.9: 6} {
+		k, err := p.Keyframe(context.Background(), file, at)
+		require.NoError(t, err)
+		assert.InDelta(t, want, k, 0.05, "a seek to %v", at)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	_, err := ffprobe.New("no-such-ffprobe-binary", 0)
 	assert.ErrorIs(t, err, ffprobe.ErrNotInstalled)

@@ -179,7 +179,7 @@ func describeSubtitle(name, base string) (lang, label string) {
 	}
 	var extras []string
 	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return r == '.' || r == '_' || r == '-' || r == ' ' || r == '[' || r == ']' }) {
-		if code, ok := languageCode(w); ok && lang == "" {
+		if code, ok := LanguageCode(w); ok && lang == "" {
 			lang = code
 			continue
 		}
@@ -187,7 +187,7 @@ func describeSubtitle(name, base string) (lang, label string) {
 			extras = append(extras, w)
 		}
 	}
-	label = languageName(lang)
+	label = LanguageName(lang)
 	if len(extras) > 0 {
 		if label == "" {
 			label = strings.Join(extras, " ")
@@ -210,8 +210,10 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// languageCode maps the language words people put in subtitle names.
-func languageCode(w string) (string, bool) {
+// LanguageCode maps a language word to its ISO 639-1 code: the words
+// people put in subtitle names and the ISO 639-2 tags of containers
+// ("rus", "eng"); false for a word it does not know.
+func LanguageCode(w string) (string, bool) {
 	switch strings.ToLower(w) {
 	case "ru", "rus", "russian", "русский", "рус":
 		return "ru", true
@@ -235,7 +237,9 @@ func languageCode(w string) (string, bool) {
 	return "", false
 }
 
-func languageName(code string) string {
+// LanguageName is a language's own name for its ISO 639-1 code; "" for
+// a code LanguageCode never gives.
+func LanguageName(code string) string {
 	switch code {
 	case "ru":
 		return "Русский"

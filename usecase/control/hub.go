@@ -61,7 +61,8 @@ type Options struct {
 	Burst int
 	// MaxPerRoom bounds the connections of one room.
 	MaxPerRoom int
-	// Play fills play messages for players; nil until /play exists.
+	// Play fills play messages for players (usecase/playback); nil:
+	// players get the entry's id and title only.
 	Play   PlayResolver
 	Now    func() time.Time
 	Logger *slog.Logger

@@ -44,11 +44,9 @@ type Catalog interface {
 // token bound to the account and the entry, subtitles, audio tracks,
 // resume position). The hub puts it under "play" in the play message each
 // player receives, resolved per player because play tokens are per
-// account; a player without an account gets none.
-//
-// Nothing implements it yet: until the /play work does, the hub has no
-// resolver and a player receives the media id and title only, from which
-// it asks /play itself.
+// account; a player without an account gets none. usecase/playback's
+// Service implements it; without a resolver a player receives the media
+// id and title only, from which it asks /play itself.
 type PlayResolver interface {
 	ResolvePlay(ctx context.Context, viewer domain.Caller, media domain.Media) (any, error)
 }
