@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -10,75 +11,100 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// newShelfApp is a running app whose library has films in three categories
-// and a series of two seasons.
-func newShelfApp(t *testing.T) (*libApp, string, func() error) {
-	t.Helper()
-	la := newLibApp(t, nil)
-	la.put(t, map[string]string{
-		"Фильмы/Боевики/Heat (1995)/Heat.1995.1080p.mkv":               "video",
-		"Фильмы/Боевики/Ronin (1998)/Ronin.1998.720p.mkv":              "video",
-		"Фильмы/Комедии/Брат (1997)/Brat.1997.mkv":                     "video",
-		"Фильмы/Фантастика/The Matrix (1999)/The.Matrix.1999.mkv":      "video",
-		"Сериалы/Breaking Bad (2008)/Season 1/Breaking.Bad.S01E01.mkv": "video",
-		"Сериалы/Breaking Bad (2008)/Season 1/Breaking.Bad.S01E02.mkv": "video",
-		"Сериалы/Breaking Bad (2008)/Season 2/Breaking.Bad.S02E01.mkv": "video",
-	})
-	la.scan(t)
-	addr, stop := runOnLoopback(t, la.testApp)
-	return la, "http://" + addr, stop
-}
-
-// Both pages in both languages and themes, on a phone and a desktop: the
-// language comes from the browser until one is picked (and is then
-// remembered), the theme from the system until flipped, nothing is wider
-// than a phone's screen, and each look is saved as a screenshot.
+// Both pages in both languages and themes, on a phone and a desktop, while
+// a film plays (paused, with its subtitles) and the remote drives it:
+// nothing is wider than the screen, thumbnails are shown, and each look is
+// saved as a screenshot. Then: the language comes from the browser until
+// one is picked, and is remembered; the theme follows the system until
+// flipped, and the flip is remembered.
 func TestPagesOnPhoneAndDesktop(t *testing.T) {
-	la, base, stop := newShelfApp(t)
+	wa, stop := newWatchApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)
 	defer closeBrowser()
-	player := joinRoom(t, base[len("http://"):], "player", "viewer@example.org", la.user)
-	heat := la.idOf(t, "Фильмы/Боевики/Heat (1995)/Heat.1995.1080p.mkv")
-	player.say(map[string]any{"event": "metadata_update", "title": "Heat", "year": 1995, "media_id": heat})
-	player.say(map[string]any{"event": "playlist_update", "files": []any{
-		map[string]any{"file": fmt.Sprintf("media:%d", heat), "title": "Heat", "media_id": heat}, "/srv/films/Ronin.1998.mkv"}})
-	player.say(map[string]any{"event": "status_update", "state": "paused", "position": 2521, "duration": 10240, "volume": 70})
-
-	tab := b.tab(t, "pages")
-	_, err := chromedp.Call(tab, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
-		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140", AcceptLanguage: "ru-RU,ru"})
-	require.NoError(t, err)
-	openSignedIn(t, tab, base, la.user, "/remote")
-	until(t, tab, "Russian from the browser", `document.documentElement.lang === 'ru' && document.querySelector('.pages a[href="/remote"]').textContent === 'Пульт'`)
-	click(t, tab, "#lang")
-	until(t, tab, "switched to English", `document.querySelector('.pages a[href="/remote"]').textContent === 'Remote'`)
-	require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
-	until(t, tab, "English is remembered", `document.documentElement.lang === 'en' && document.getElementById('now-title').textContent !== 'Nothing is playing'`)
-	theme := eval[string](t, tab, `document.documentElement.dataset.theme`)
-	click(t, tab, "#theme")
-	assert.NotEqual(t, theme, eval[string](t, tab, `document.documentElement.dataset.theme`), "the theme flips")
-	require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
-	until(t, tab, "the flip is remembered", fmt.Sprintf(`document.documentElement.dataset.theme && document.documentElement.dataset.theme !== %q`, theme))
+	player := b.tab(t, "player")
+	openSignedIn(t, player, wa.base, wa.user, "/player")
+	remote := b.tab(t, "remote")
+	openSignedIn(t, remote, wa.base, wa.user, "/remote")
+	until(t, remote, "the remote sees the player", `document.getElementById('presence').dataset.players === '1'`)
+	pickOnRemote(t, remote, "heat", "Heat")
+	until(t, player, "the film plays", `document.getElementById('video').currentTime > 2`)
+	click(t, remote, "#toggle")
+	until(t, player, "paused", `document.getElementById('video').paused`)
+	eval[bool](t, player, `(s => { s.value = '0'; s.dispatchEvent(new Event('change')); return true })(document.getElementById('subs'))`)
+	eval[bool](t, remote, `(document.getElementById('search').value = '') === '' && document.getElementById('search').dispatchEvent(new Event('input'))`)
 
 	dir := t.TempDir()
-	for _, page := range []string{"remote", "player"} {
-		require.NoError(t, chromedp.Do(tab, chromedp.Navigate(base+"/"+page)))
-		for _, width := range []int64{375, 1280} {
-			for _, scheme := range []string{"dark", "light"} {
-				for _, lang := range []string{"ru", "en"} {
-					look(t, tab, width, scheme, lang)
-					require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
-					until(t, tab, "the page is drawn", fmt.Sprintf(`document.documentElement.lang === %q && document.documentElement.dataset.theme === %q
-						&& document.querySelectorAll('.grid .card').length >= 2 && document.getElementById('conn').dataset.state === 'open'`, lang, scheme))
-					if page == "remote" {
-						until(t, tab, "the player's report", `/^42:01 \/ 2:50:40$/.test(document.getElementById('time').textContent)`)
-					}
-					assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), int(width), "%s at %d px is no wider than the screen", page, width)
-					screenshot(t, tab, dir, fmt.Sprintf("%s-%d-%s-%s", page, width, scheme, lang))
+	for _, width := range []int64{375, 1280} {
+		for _, scheme := range []string{"dark", "light"} {
+			for _, lang := range []string{"ru", "en"} {
+				for name, tab := range map[string]context.Context{"player": player, "remote": remote} {
+					restyle(t, tab, width, scheme, lang)
+					until(t, tab, "thumbnails", `[...document.querySelectorAll('.grid .card img')].filter(i => !i.hidden && i.src.startsWith('blob:')).length >= 1`)
+					assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), int(width), "%s at %d px is no wider than the screen", name, width)
+					screenshot(t, tab, dir, fmt.Sprintf("%s-%d-%s-%s", name, width, scheme, lang))
 				}
 			}
 		}
 	}
+	require.NoError(t, chromedp.Do(remote, chromedp.SendKeys(chromedp.CSS("#search"), "dark")))
+	until(t, remote, "the series is found", `document.querySelector('.results .card .name')?.textContent === 'Dark'`)
+	click(t, remote, ".results .card")
+	until(t, remote, "its episodes", `document.querySelectorAll('.drill .episode img:not([hidden])').length === 2`)
+	screenshot(t, remote, dir, "remote-1280-light-en-series")
+	restyle(t, remote, 375, "dark", "ru")
+	screenshot(t, remote, dir, "remote-375-dark-ru-series")
+
+	checkLanguageAndThemeChoice(t, b, wa)
 	b.noProblems(t)
+}
+
+// restyle changes how a tab looks without reloading it (the film stays
+// where it is): its width (375: a phone), the system's colour scheme, and
+// the language, picked with the page's own button.
+func restyle(t *testing.T, ctx context.Context, width int64, scheme, lang string) {
+	t.Helper()
+	height, mobile := int64(800), width < 600
+	if mobile {
+		height = 812
+	}
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.EmulateViewport(width, height, func(p *emulation.SetDeviceMetricsOverrideParams, _ *emulation.SetTouchEmulationEnabledParams) {
+			p.Mobile = mobile
+		})))
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+	require.NoError(t, err)
+	if eval[string](t, ctx, `document.documentElement.lang`) != lang {
+		click(t, ctx, "#lang")
+	}
+	until(t, ctx, "the look applies", fmt.Sprintf(`document.documentElement.lang === %q && document.documentElement.dataset.theme === %q`, lang, scheme))
+}
+
+// checkLanguageAndThemeChoice opens the remote in a browser that prefers
+// Russian and has never been told a language or a theme.
+func checkLanguageAndThemeChoice(t *testing.T, b *pageBrowser, wa *watchApp) {
+	t.Helper()
+	tab := b.tab(t, "choices")
+	_, err := chromedp.Call(tab, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
+		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140", AcceptLanguage: "ru-RU,ru"})
+	require.NoError(t, err)
+	openSignedIn(t, tab, wa.base, wa.user, "/remote")
+	eval[bool](t, tab, `localStorage.removeItem('mediateka_lang') || localStorage.removeItem('mediateka_theme') || true`)
+	require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
+	until(t, tab, "Russian from the browser", `document.documentElement.lang === 'ru' && document.querySelector('.pages a[href="/remote"]').textContent === 'Пульт'`)
+	click(t, tab, "#lang")
+	until(t, tab, "switched to English", `document.querySelector('.pages a[href="/remote"]').textContent === 'Remote'`)
+	require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
+	until(t, tab, "English is remembered", `document.documentElement.lang === 'en' && document.getElementById('conn').dataset.state === 'open'`)
+	for _, scheme := range []string{"dark", "light"} {
+		_, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		require.NoError(t, err)
+		until(t, tab, "the system's theme", fmt.Sprintf(`document.documentElement.dataset.theme === %q`, scheme))
+	}
+	click(t, tab, "#theme")
+	assert.Equal(t, "dark", eval[string](t, tab, `document.documentElement.dataset.theme`), "flipped against the system")
+	require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
+	until(t, tab, "the flip is remembered", `document.documentElement.dataset.theme === 'dark'`)
 }

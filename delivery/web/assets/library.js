@@ -143,7 +143,7 @@ export function createLibrary(root, { onPick }) {
     const list = el('ol', { class: 'episodes' });
     const pickSeason = (s) => {
       for (const b of tabs.children) b.setAttribute('aria-selected', String(b.dataset.id === String(s.id)));
-      list.replaceChildren(...(s.children || []).map(episodeRow));
+      list.replaceChildren(...(s.children || []).map(episodeRow(entry)));
       if (!s.children || !s.children.length) list.append(el('li', { class: 'note' }, t('lib.noEpisodes')));
     };
     tabs.append(...seasons.map((s) => el('button', { type: 'button', class: 'chip', role: 'tab', dataset: { id: s.id }, onclick: () => pickSeason(s) },
@@ -151,8 +151,14 @@ export function createLibrary(root, { onPick }) {
     drill.replaceChildren(backButton(), el('h2', {}, entryTitle(entry), entry.year ? ' (' + entry.year + ')' : ''), tabs, list);
     if (seasons.length) pickSeason(seasons[0]);
   }
-  const episodeRow = (e) => el('li', {}, el('button', { type: 'button', class: 'episode', onclick: () => onPick(e) },
-    thumbBox(e, e.user_state), el('span', { class: 'name' }, e.number != null ? e.number + '. ' + entryTitle(e) : entryTitle(e))));
+  // An episode named like its series is named by its number instead.
+  const episodeName = (e, series) => {
+    const own = entryTitle(e) !== entryTitle(series) ? entryTitle(e) : '';
+    if (e.number == null) return own || entryTitle(e);
+    return own ? e.number + '. ' + own : t('lib.episodeTitle', { n: e.number });
+  };
+  const episodeRow = (series) => (e) => el('li', {}, el('button', { type: 'button', class: 'episode', onclick: () => onPick(e) },
+    thumbBox(e, e.user_state), el('span', { class: 'name' }, episodeName(e, series))));
   const backButton = () => el('button', { type: 'button', class: 'back', onclick: () => {
     drill.hidden = true;
     const searching = search.value.trim().length >= 2;

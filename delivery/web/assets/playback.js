@@ -28,14 +28,22 @@ export class Playback {
     });
   }
 
-  /** Loads a /play answer at position (default: where the person stopped) and starts it. */
-  load(play, position = play.resume_position || 0) {
+  /**
+   * Loads a /play answer and starts it at position, by default where the
+   * person stopped (unless that was the very end). Returns the position.
+   */
+  load(play, position) {
+    if (position == null) {
+      const resume = play.resume_position || 0;
+      position = !(play.duration > 0) || resume < play.duration * 0.95 ? resume : 0;
+    }
     this.play = play;
     this.stopped = false;
     this.remux = play.mode === 'remux';
     this.audio = null; // the file's default track until the person picks one
     this.setTracks(play.subtitles || []);
     this.source(position, true);
+    return position;
   }
 
   /** The stream address starting at start seconds (remux) or the file (direct). */

@@ -77,14 +77,14 @@ function report(now) {
 
 function sendMetadata() {
   const e = current.entry;
-  const msg = { event: 'metadata_update', title: displayTitle().slice(0, 500), media_id: e.id, file: 'media:' + e.id,
+  const msg = { event: 'metadata_update', title: neutralTitle(e).slice(0, 500), media_id: e.id, file: 'media:' + e.id,
     thumbnail_url: '/api/media/' + e.id + '/thumbnail' };
   if (e.year >= 1800 && e.year <= 2200) msg.year = e.year;
   room.send(msg);
 }
 
 function sendPlaylist() {
-  const files = current.queue.slice(0, 1000).map((e) => ({ file: 'media:' + e.id, media_id: e.id, title: queueTitle(e) }));
+  const files = current.queue.slice(0, 1000).map((e) => ({ file: 'media:' + e.id, media_id: e.id, title: neutralTitle(e).slice(0, 500) }));
   room.send({ event: 'playlist_update', files });
 }
 
@@ -101,7 +101,14 @@ function displayTitle() {
   return s;
 }
 
-const queueTitle = (e) => (e.media_type === 'episode' && e.number != null ? e.number + '. ' : '') + entryTitle(e);
+// What the room is told: remotes may read another language, so an
+// episode is "Dark — S01E02", not this page's words.
+function neutralTitle(e) {
+  const season = current && current.season && current.season.number;
+  if (e.media_type !== 'episode' || e.number == null) return entryTitle(e);
+  const two = (n) => String(n).padStart(2, '0');
+  return entryTitle(e) + ' — ' + (season != null ? 'S' + two(season) : '') + 'E' + two(e.number);
+}
 
 /**
  * Plays media id: its entry and /play answer (given ones are used as they
@@ -120,9 +127,9 @@ async function playMedia(id, given = {}) {
   saveProgress();
   current = { entry, play, season: null, queue: [entry] };
   $('tap').hidden = true;
-  pb.load(play, given.position);
+  const from = pb.load(play, given.position);
   ui.loaded(current);
-  if (given.position == null && play.resume_position > 0) ui.resumed(play.resume_position);
+  if (given.position == null && from > 0) ui.resumed(from);
   sendMetadata();
   sendPlaylist();
   report(true);

@@ -78,8 +78,7 @@ export async function startPage(onRoom) {
   applyI18n();
   wireHeader();
   if (!token()) { signIn(); return new Promise(() => {}); }
-  let user;
-  try { user = await me(); } catch (e) { showError(e); return new Promise(() => {}); }
+  const user = await account();
   const input = document.getElementById('room');
   const room = new URLSearchParams(location.search).get('room') || localStorage.getItem(roomKey) || user.email;
   input.value = room;
@@ -94,6 +93,23 @@ export async function startPage(onRoom) {
     onRoom(next);
   });
   return { user, room };
+}
+
+/**
+ * The signed-in account. A server out of reach or failing is asked again
+ * every 5 s (a TV's page may be opened before the server is up); a 401
+ * has already sent the person to sign in.
+ */
+async function account() {
+  for (let told = false; ; told = true) {
+    try {
+      return await me();
+    } catch (e) {
+      if (e.status === 401) return new Promise(() => {});
+      if (!told) showError(e);
+      await new Promise((r) => setTimeout(r, 5000));
+    }
+  }
 }
 
 /**
