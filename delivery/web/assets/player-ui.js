@@ -60,6 +60,7 @@ export function wireControls({ video, pb, report, stop, next, title }) {
   volume.addEventListener('input', () => { video.muted = false; video.volume = Number(volume.value) / 100; });
   seek.addEventListener('input', () => { dragging = true; draw(); });
   seek.addEventListener('change', () => { dragging = false; pb.seek(Number(seek.value)); report(); draw(); });
+  seek.addEventListener('pointerup', () => setTimeout(() => { dragging = false; }, 300));
   $('audio').addEventListener('change', (e) => pb.setAudio(Number(e.target.value)));
   $('subs').addEventListener('change', (e) => pb.setSubtitle(Number(e.target.value)));
   $('start-over').addEventListener('click', () => { pb.seek(0); report(); $('resume').hidden = true; });

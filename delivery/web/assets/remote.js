@@ -134,7 +134,16 @@ $('back10').addEventListener('click', () => seekBy(-10));
 $('fwd10').addEventListener('click', () => seekBy(10));
 $('volume').addEventListener('input', sendVolume);
 $('seek').addEventListener('input', () => { seeking = true; drawTime(); });
-$('seek').addEventListener('change', () => { seeking = false; send({ event: 'seek', position: Number($('seek').value) }); });
+$('seek').addEventListener('change', () => {
+  seeking = false;
+  const position = Number($('seek').value);
+  send({ event: 'seek', position });
+  status = { ...status, position }; // shown at once; the player's next report confirms it
+  statusAt = performance.now();
+});
+// A drag released where it started sends no change: stop holding the bar
+// (a moment later, so a change that does come still reads the thumb).
+$('seek').addEventListener('pointerup', () => setTimeout(() => { seeking = false; }, 300));
 setInterval(drawTime, 250);
 onLangChange(drawAll);
 

@@ -56,22 +56,26 @@ export function entryTitle(e) {
     (e.path || '').split(/[\\/]/).pop() || '#' + e.id;
 }
 
-/** Wires the language and theme buttons of the header. */
+/** Wires the header's language (#lang) and theme (#theme) buttons, where the page has them. */
 function wireHeader() {
   const lang = document.getElementById('lang');
-  const label = () => { lang.textContent = currentLang() === 'ru' ? 'EN' : 'RU'; };
-  label();
-  lang.addEventListener('click', () => setLang(currentLang() === 'ru' ? 'en' : 'ru'));
-  onLangChange(label);
-  document.getElementById('theme').addEventListener('click', toggleTheme);
+  if (lang) {
+    const label = () => { lang.textContent = currentLang() === 'ru' ? 'EN' : 'RU'; };
+    label();
+    lang.addEventListener('click', () => setLang(currentLang() === 'ru' ? 'en' : 'ru'));
+    onLangChange(label);
+  }
+  const theme = document.getElementById('theme');
+  if (theme) theme.addEventListener('click', toggleTheme);
 }
 
 /**
  * Starts a page: theme, language, header, sign-in. Resolves to {user,
  * room}: the room is ?room= of the address, else the one last chosen on
- * this device, else the account's e-mail. onRoom(room) runs when the
- * person picks another room in the header. Without a token the person is
- * sent to sign in and the promise never resolves.
+ * this device, else the account's e-mail. A page with a room field
+ * (#room in #room-form) lets the person pick another: onRoom(room) then
+ * runs. Without a token the person is sent to sign in and the promise
+ * never resolves.
  */
 export async function startPage(onRoom) {
   initTheme();
@@ -79,8 +83,9 @@ export async function startPage(onRoom) {
   wireHeader();
   if (!token()) { signIn(); return new Promise(() => {}); }
   const user = await account();
-  const input = document.getElementById('room');
   const room = new URLSearchParams(location.search).get('room') || localStorage.getItem(roomKey) || user.email;
+  const input = document.getElementById('room');
+  if (!input || !onRoom) return { user, room };
   input.value = room;
   document.getElementById('room-form').addEventListener('submit', (e) => {
     e.preventDefault();
