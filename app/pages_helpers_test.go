@@ -116,8 +116,8 @@ func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	}
 }
 
-// text is the visible text of the element selector matches ("" when none).
-func text(t *testing.T, ctx context.Context, selector string) string {
+// visibleText is the visible text of the element selector matches ("" when none).
+func visibleText(t *testing.T, ctx context.Context, selector string) string {
 	t.Helper()
 	return eval[string](t, ctx, fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ''`, selector))
 }

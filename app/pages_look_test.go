@@ -18,7 +18,7 @@ import (
 // one is picked, and is remembered; the theme follows the system until
 // flipped, and the flip is remembered.
 func TestPagesOnPhoneAndDesktop(t *testing.T) {
-	wa, stop := newWatchApp(t)
+	wa, stop := newScreenApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)
 	defer closeBrowser()
@@ -83,7 +83,7 @@ func restyle(t *testing.T, ctx context.Context, width int64, scheme, lang string
 
 // checkLanguageAndThemeChoice opens the remote in a browser that prefers
 // Russian and has never been told a language or a theme.
-func checkLanguageAndThemeChoice(t *testing.T, b *pageBrowser, wa *watchApp) {
+func checkLanguageAndThemeChoice(t *testing.T, b *pageBrowser, wa *screenApp) {
 	t.Helper()
 	tab := b.tab(t, "choices")
 	_, err := chromedp.Call(tab, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{

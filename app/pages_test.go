@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// get sends a request through the app's in-memory transport and returns
+// pageGet sends a request through the app's in-memory transport and returns
 // the answer with its body.
-func get(t *testing.T, ta *testApp, method, path string, header map[string]string) (*http.Response, string) {
+func pageGet(t *testing.T, ta *testApp, method, path string, header map[string]string) (*http.Response, string) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, nil)
 	for k, v := range header {
@@ -34,7 +34,7 @@ func get(t *testing.T, ta *testApp, method, path string, header map[string]strin
 func TestPlayerAndRemotePagesAndTheirPolicy(t *testing.T) {
 	ta := newTestApp(t, nil)
 	for _, path := range []string{"/player", "/remote"} {
-		resp, page := get(t, ta, "GET", path, nil)
+		resp, page := pageGet(t, ta, "GET", path, nil)
 		require.Equal(t, 200, resp.StatusCode, path)
 		assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 		csp := directives(resp.Header.Get("Content-Security-Policy"))
@@ -59,7 +59,7 @@ func TestAssetsOfThePages(t *testing.T) {
 	refRe := regexp.MustCompile(`(?:src|href)="/assets/([\w.-]+)"`)
 	var todo []string
 	for _, page := range []string{"/player", "/remote"} {
-		_, body := get(t, ta, "GET", page, nil)
+		_, body := pageGet(t, ta, "GET", page, nil)
 		for _, m := range refRe.FindAllStringSubmatch(body, -1) {
 			todo = append(todo, m[1])
 		}
@@ -72,29 +72,29 @@ func TestAssetsOfThePages(t *testing.T) {
 			continue
 		}
 		seen[name] = true
-		resp, body := get(t, ta, "GET", "/assets/"+name, nil)
+		resp, body := pageGet(t, ta, "GET", "/assets/"+name, nil)
 		require.Equal(t, 200, resp.StatusCode, name)
 		want := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}[name[strings.LastIndex(name, "."):]]
 		assert.Equal(t, want, resp.Header.Get("Content-Type"), name)
 		assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), name)
 		etag := resp.Header.Get("ETag")
 		require.Regexp(t, `^"[\w-]+"$`, etag, name)
-		again, empty := get(t, ta, "GET", "/assets/"+name, map[string]string{"If-None-Match": "W/" + etag})
+		again, empty := pageGet(t, ta, "GET", "/assets/"+name, map[string]string{"If-None-Match": "W/" + etag})
 		assert.Equal(t, 304, again.StatusCode, name)
 		assert.Empty(t, empty)
 		for _, m := range importRe.FindAllStringSubmatch(body, -1) {
 			todo = append(todo, m[1])
 		}
 	}
-	assert.Subset(t, keys(seen), []string{"app.css", "player.js", "remote.js", "api.js", "i18n.js", "room.js", "library.js"})
+	assert.Subset(t, mapKeys(seen), []string{"app.css", "player.js", "remote.js", "api.js", "i18n.js", "room.js", "library.js"})
 
-	changed, _ := get(t, ta, "GET", "/assets/api.js", map[string]string{"If-None-Match": `"old"`})
+	changed, _ := pageGet(t, ta, "GET", "/assets/api.js", map[string]string{"If-None-Match": `"old"`})
 	assert.Equal(t, 200, changed.StatusCode, "another tag gets the file")
-	head, body := get(t, ta, "HEAD", "/assets/api.js", nil)
+	head, body := pageGet(t, ta, "HEAD", "/assets/api.js", nil)
 	assert.Equal(t, 200, head.StatusCode)
 	assert.Empty(t, body)
 	for _, path := range []string{"/assets/nope.js", "/assets/", "/assets/../home.html", "/assets/%2e%2e/web.go", "/assets/app.css/x"} {
-		resp, body := get(t, ta, "GET", path, nil)
+		resp, body := pageGet(t, ta, "GET", path, nil)
 		assert.Equal(t, 404, resp.StatusCode, path)
 		assert.Contains(t, body, `"code":"not_found"`, path)
 	}
@@ -110,7 +110,7 @@ func directives(csp string) map[string]string {
 	return out
 }
 
-func keys(m map[string]bool) []string {
+func mapKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

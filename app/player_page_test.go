@@ -14,18 +14,18 @@ import (
 	"mediateka/repository/exectest"
 )
 
-// watchApp is a running app whose library holds real videos made by
+// screenApp is a running app whose library holds real videos made by
 // ffmpeg: an H.264/AAC MP4 with English subtitles (played directly), a
 // Matroska with two AC3 tracks (remuxed) and two short episodes of a
 // season, in category folders, beside a comedy that is no video at all
 // (it has no thumbnail).
-type watchApp struct {
+type screenApp struct {
 	*libApp
 	base string
 	heat int64
 }
 
-func newWatchApp(t *testing.T) (*watchApp, func() error) {
+func newScreenApp(t *testing.T) (*screenApp, func() error) {
 	t.Helper()
 	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
 	la := newLibApp(t, nil)
@@ -39,7 +39,7 @@ func newWatchApp(t *testing.T) (*watchApp, func() error) {
 	la.place(t, "Сериалы/Dark (2017)/Season 1/Dark.S01E02.mkv", exectest.Video{Name: "e2.mkv", Seconds: 3, Size: "320x180", Audio: []exectest.Track{{}}})
 	la.scan(t)
 	addr, stop := runOnLoopback(t, la.testApp)
-	return &watchApp{libApp: la, base: "http://" + addr,
+	return &screenApp{libApp: la, base: "http://" + addr,
 		heat: la.idOf(t, "Фильмы/Боевики/Heat (1995)/Heat.1995.mp4")}, stop
 }
 
@@ -60,7 +60,7 @@ const playerPosition = `Number(document.getElementById('time').textContent.split
 // The issue's end-to-end run: a phone's remote and a TV's player in one
 // room, real files, a real browser.
 func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
-	wa, stop := newWatchApp(t)
+	wa, stop := newScreenApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)
 	defer closeBrowser()
@@ -82,7 +82,7 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 	until(t, player, "the MP4 plays", `!document.getElementById('video').paused && document.getElementById('video').currentTime > 1`)
 	assert.NotContains(t, eval[string](t, player, `document.getElementById('video').src`), "remux=1", "an MP4 plays as it is")
 	until(t, remote, "the remote's position moves", `/^0:0[1-9] \/ 0:30$/.test(document.getElementById('time').textContent)`)
-	assert.Equal(t, "Heat (1995)", text(t, remote, "#now-title"))
+	assert.Equal(t, "Heat (1995)", visibleText(t, remote, "#now-title"))
 	assertReportsEverySecond(t, observer)
 	assertOnlyPlayURLs(t, player)
 	assert.Equal(t, "English", eval[string](t, player, `document.querySelector('#subs option[value="0"]')?.textContent || ''`), "its subtitles are offered")

@@ -29,7 +29,7 @@ func TestRemotePageDrivesTheRoom(t *testing.T) {
 	until(t, tab, "the player is there", `document.getElementById('presence').dataset.players === '1'`)
 	assert.Equal(t, room, eval[string](t, tab, `document.getElementById('room').value`), "the default room is the account's e-mail")
 	until(t, tab, "the replayed status shows", `document.getElementById('time').textContent.endsWith('/ 1:40')`)
-	assert.Regexp(t, `^0:4\d / 1:40$`, text(t, tab, "#time"), "the position moves on while playing")
+	assert.Regexp(t, `^0:4\d / 1:40$`, visibleText(t, tab, "#time"), "the position moves on while playing")
 	assert.Equal(t, "80", eval[string](t, tab, `document.getElementById('volume').value`))
 
 	player.presence(1, 1)
@@ -64,13 +64,13 @@ func TestRemotePageDrivesTheRoom(t *testing.T) {
 	until(t, tab, "the room's refusal is shown", `document.getElementById('toasts')?.textContent.includes('nothing is playing')`)
 	require.NoError(t, player.c.Close())
 	until(t, tab, "the player left", `document.getElementById('presence').dataset.players === '0'`)
-	assert.Contains(t, text(t, tab, "#presence"), "No player in the room")
+	assert.Contains(t, visibleText(t, tab, "#presence"), "No player in the room")
 	click(t, tab, "#stop")
 	until(t, tab, "no_player in words", `document.getElementById('toasts').textContent.includes('No player in this room')`)
 
 	require.NoError(t, chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#room"), "someone@example.org"), chromedp.Click(chromedp.CSS("#room-form button"))))
 	until(t, tab, "someone else's room is refused", `document.getElementById('conn').dataset.state === 'refused'`)
-	assert.Contains(t, text(t, tab, "#conn"), "another account's room")
+	assert.Contains(t, visibleText(t, tab, "#conn"), "another account's room")
 	b.noProblems(t)
 }
 
