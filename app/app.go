@@ -59,6 +59,9 @@ type App struct {
 	// playback answers /play, remuxes and thumbnails, and each player's
 	// play in the rooms.
 	playback *playback.Service
+	// search is the torrent_search plugin's indexers, read before the
+	// logger so that their API keys are redacted.
+	search searchConfig
 }
 
 type repositories struct {
@@ -67,6 +70,7 @@ type repositories struct {
 	activity *sqlstore.Activity
 	settings *sqlstore.Settings
 	media    *sqlstore.Media
+	watch    *sqlstore.WatchStates
 }
 
 type useCases struct {
@@ -87,11 +91,13 @@ func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, logFile, err := newLogger(cfg.LogDir, cfg.Log.Level, cfg.Log.MaxSizeMB, cfg.Log.MaxBackups, opt.Stderr, secretValues(cfg, sec.keyMaster))
+	search := loadSearchConfig(cfg)
+	log, logFile, err := newLogger(cfg.LogDir, cfg.Log.Level, cfg.Log.MaxSizeMB, cfg.Log.MaxBackups, opt.Stderr,
+		append(secretValues(cfg, sec.keyMaster), search.apiKeys()...))
 	if err != nil {
 		return nil, fmt.Errorf("open log folder %s: %w", cfg.LogDir, err)
 	}
-	a := &App{cfg: cfg, log: log, logFile: logFile, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D())}
+	a := &App{cfg: cfg, log: log, logFile: logFile, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D()), search: search}
 	sec.report(cfg, log, opt.Warnings)
 	a.streams, a.stopStreams = context.WithCancel(context.Background())
 	if err := a.build(ctx, opt, sec.keyMaster); err != nil {
@@ -127,16 +133,23 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if afterScans {
 		a.life.add(afterScansComponent(a.life, a.lib.events, a.lib.classify, a.log))
 	}
-	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, notices, a.log))
+	torrents, err := newTorrents(a.cfg, a.lib, a.log)
+	if err != nil {
+		return err
+	}
+	a.life.add(torrents.components(a.life)...)
+	torrents.search = newTorrentSearch(a.search, a.lib.catalog, a.log)
+	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, torrents, notices, a.log))
 	a.life.add(pluginComponent(a.plugins))
 	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
 	a.playback = newPlayback(a.cfg, a.repos, a.lib, a.ai.probe, a.log)
-	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.log)
+	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.lib.watching, a.log)
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	deps.Playback = a.playback
+	deps.Torrents, deps.TorrentSearch = torrents.svc, torrents.search
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }
@@ -148,7 +161,7 @@ func newRepositories(ctx context.Context, cfg config.Config) (repositories, erro
 	}
 	return repositories{store: store, users: sqlstore.NewUsers(store),
 		activity: sqlstore.NewActivity(store), settings: sqlstore.NewSettings(store),
-		media: sqlstore.NewMedia(store, textmatch.Normalize)}, nil
+		media: sqlstore.NewMedia(store, textmatch.Normalize), watch: sqlstore.NewWatchStates(store)}, nil
 }
 
 func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log *slog.Logger) (useCases, error) {

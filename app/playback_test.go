@@ -31,7 +31,7 @@ func TestPlayAnswersForRealFiles(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"index": 0.0, "language": "en", "label": "English", "codec": "aac",
 		"channels": 2.0, "default": true}}, heat["audio_tracks"])
 	assert.InDelta(t, 3.0, heat["duration"], 0.2)
-	assert.Equal(t, 0.0, heat["resume_position"], "no watching state yet")
+	assert.Equal(t, 0.0, heat["resume_position"], "never started")
 	expires, err := time.Parse(time.RFC3339, heat["expires_at"].(string))
 	require.NoError(t, err)
 	assert.WithinDuration(t, time.Now().Add(6*time.Hour), expires, time.Minute)

@@ -18,9 +18,12 @@ type controlParts struct {
 
 // newControl builds the rooms over the catalogue that play commands are
 // checked against; play resolves each player's own /play answer, which
-// the player receives under "play" with the command.
-func newControl(cfg config.Config, cat *catalog.Service, verifier ws.TokenVerifier, play control.PlayResolver, log *slog.Logger) controlParts {
-	hub := control.New(cat, control.Options{AllowAnonymousRooms: cfg.Control.AllowAnonymousRooms, Play: play, Logger: log})
+// the player receives under "play" with the command; the positions
+// signed-in players report go to progress.
+func newControl(cfg config.Config, cat *catalog.Service, verifier ws.TokenVerifier, play control.PlayResolver,
+	progress control.Progress, log *slog.Logger) controlParts {
+	hub := control.New(cat, control.Options{AllowAnonymousRooms: cfg.Control.AllowAnonymousRooms, Play: play,
+		Progress: progress, Logger: log})
 	// Every write of the server already gets http.write_timeout (the
 	// listener sets it per write), so a socket's write deadline is that.
 	return controlParts{hub: hub, ws: ws.New(hub, ws.Options{AllowedOrigins: cfg.Control.AllowedOrigins,

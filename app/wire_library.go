@@ -16,6 +16,7 @@ import (
 	"mediateka/usecase/event"
 	"mediateka/usecase/library"
 	"mediateka/usecase/textmatch"
+	"mediateka/usecase/watching"
 )
 
 // libraryParts are the media library's use cases: the scanner/audit, the
@@ -28,6 +29,8 @@ type libraryParts struct {
 	// classify is built after the AI model (newClassify).
 	classify *classify.Service
 	events   *event.Bus
+	// watching is each account's watching state of the catalogue.
+	watching *watching.Service
 }
 
 // newLibrary reads the library folders from search_dirs.json (a malformed
@@ -51,6 +54,7 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
 		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.catalog, Logger: log,
 	})
+	lib.watching = watching.New(repos.watch, lib.catalog, watching.Options{})
 	for _, r := range lib.library.Roots() {
 		if !r.Available {
 			log.Warn("library folder is not available", "path", r.Path, "disk", r.Disk, "problem", r.Problem)

@@ -2,12 +2,14 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,7 +27,11 @@ const pageClients = 32
 // number of requests in all. "first" asks for the first page, as a list
 // opened by many people does; "spread" walks 100 different pages
 // (offset 0 to 4950), more than the server keeps, so every page is read
-// from SQLite.
+// from SQLite. It also reports the CPU time of the whole process (server
+// and clients) per request, which other work on a shared machine
+// disturbs far less than latency. With MEDIATEKA_BENCH_STATES=1 the
+// account has a watching state for every movie and episode of the first
+// 1 000 entries (see watchSome), so the pages carry user_state objects.
 func BenchmarkFilesPage(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
@@ -40,6 +46,9 @@ func benchFilesPage(b *testing.B, pages int) {
 	defer stop()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: pageClients, MaxConnsPerHost: pageClients}}
 	defer client.CloseIdleConnections()
+	if os.Getenv("MEDIATEKA_BENCH_STATES") != "" {
+		watchSome(b, client, base, token)
+	}
 	get := func(url string) (int, error) {
 		req, _ := http.NewRequestWithContext(context.Background(), "GET", url, nil)
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -56,12 +65,53 @@ func benchFilesPage(b *testing.B, pages int) {
 		}
 		return resp.StatusCode, nil
 	}
+	cpu := processCPU()
 	lat, took := pageLoad(b, pageClients, b.N, func(i int) error {
 		_, err := get(fmt.Sprintf("%s/api/media/files?limit=50&offset=%d", base, i%pages*50))
 		return err
 	})
+	cpu = processCPU() - cpu
 	b.ReportMetric(float64(len(lat))/took.Seconds(), "req/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(len(lat)+pageClients), "cpu-µs/req")
 	reportLatency(b, lat)
+}
+
+// watchSome gives the account a watching state (a third in) for every
+// movie and episode among the first 1 000 entries.
+func watchSome(b *testing.B, client *http.Client, base, token string) {
+	do := func(method, url string, body io.Reader) *http.Response {
+		req, _ := http.NewRequestWithContext(context.Background(), method, url, body)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
+	resp := do("GET", base+"/api/media/files?limit=1000", nil)
+	var list []struct {
+		ID        int64  `json:"id"`
+		MediaType string `json:"media_type"`
+	}
+	err := json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, e := range list {
+		if e.MediaType != "movie" && e.MediaType != "episode" {
+			continue
+		}
+		resp := do("PUT", fmt.Sprintf("%s/api/media/%d/progress", base, e.ID), strings.NewReader(`{"position": 1000, "duration": 3000}`))
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			b.Fatalf("progress of %d: status %d", e.ID, resp.StatusCode)
+		}
+		n++
+	}
+	b.Logf("watching states: %d", n)
 }
 
 // pageLoad runs do(0) … do(n-1) from clients goroutines (after one

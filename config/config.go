@@ -139,10 +139,24 @@ type AI struct {
 
 // Torrent points at the qBittorrent WebUI.
 type Torrent struct {
-	URL      string   `json:"url"`
-	Username string   `json:"username"`
-	Password string   `json:"password"`
-	Timeout  Duration `json:"timeout"`
+	URL      string `json:"url"`
+	Username string `json:"username"`
+	Password string `json:"password"`
+	// Timeout bounds each call to the client, the login included: an
+	// unreachable client is a 503 within it.
+	Timeout Duration `json:"timeout"`
+	// FetchTimeout bounds downloading a .torrent link (an indexer such as
+	// Jackett may fetch it from its tracker first).
+	FetchTimeout Duration `json:"fetch_timeout"`
+	// PollInterval is how often the poller asks the client for finished
+	// downloads (the torrent_completed event).
+	PollInterval Duration `json:"poll_interval"`
+	// ScanCompleted scans a finished download that lies inside a library
+	// folder, so the new film appears in the catalogue by itself.
+	ScanCompleted bool `json:"scan_completed"`
+	// RelocateInline is how many torrents with missing files a relocation
+	// handles within the request; more run as a background job (202).
+	RelocateInline int `json:"relocate_inline"`
 }
 
 // TTS configures speech synthesis.
@@ -208,7 +222,9 @@ func Defaults() Config {
 			OAuthStateTTL: Duration(10 * time.Minute), OAuthMaxPending: 10000, TelegramInitDataTTL: Duration(24 * time.Hour)},
 		AI: AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
 		TorrentClient: Torrent{
-			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(10 * time.Second),
+			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(3 * time.Second),
+			FetchTimeout: Duration(20 * time.Second), PollInterval: Duration(10 * time.Second),
+			ScanCompleted: true, RelocateInline: 5,
 		},
 		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
 		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},

@@ -63,7 +63,9 @@ func (c Config) validateDurations(add func(string, ...any)) {
 		"chat.timeout":       c.Chat.Timeout,
 		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
 		"search_history.max_age": c.SearchHistory.MaxAge, "control.token_recheck": c.Control.TokenRecheck,
-		"media.play_token_ttl": c.Media.PlayTokenTTL,
+		"media.play_token_ttl":         c.Media.PlayTokenTTL,
+		"torrent_client.fetch_timeout": c.TorrentClient.FetchTimeout,
+		"torrent_client.poll_interval": c.TorrentClient.PollInterval,
 	}
 	keys := make([]string, 0, len(positive))
 	for k := range positive {
@@ -102,6 +104,9 @@ func (c Config) validateLimits(add func(string, ...any)) {
 	}
 	if c.Media.MaxRemuxes < 1 || c.Media.MaxRemuxes > 64 {
 		add("media.max_remuxes must be between 1 and 64")
+	}
+	if c.TorrentClient.RelocateInline < 0 {
+		add("torrent_client.relocate_inline must not be negative")
 	}
 }
 

@@ -92,4 +92,7 @@ var (
 	ErrNoFile          = NewError(KindNotFound, "no_file", "this entry is a folder, not a video file")
 	ErrFileMissing     = NewError(KindNotFound, "file_missing", "the video file of this entry is not on disk")
 	ErrSubtitleMissing = NewError(KindNotFound, "subtitle_not_found", "no such subtitle track")
+	// ErrNotPlayable refuses to a series or season folder what only a
+	// video file has: a play, a watching state.
+	ErrNotPlayable = NewError(KindInvalid, "not_playable", "only a movie or an episode plays; open one of its episodes")
 )

@@ -112,13 +112,20 @@ func (m *Manager) setup(ctx context.Context, s *slot) error {
 	return nil
 }
 
-// readConfig returns <ConfigDir>/<name>/config.json, "{}" when absent, and an
-// error when it is not a JSON object.
+// readConfig returns the plugin's config.json (see ReadConfig).
 func (m *Manager) readConfig(name string) (json.RawMessage, error) {
-	if m.opt.ConfigDir == "" {
+	return ReadConfig(m.opt.ConfigDir, name)
+}
+
+// ReadConfig returns <dir>/<name>/config.json, "{}" when absent (or dir is
+// empty), and an error when it is not a JSON object. app/ reads
+// torrent_search's through it too: GET /api/torrents/search uses the same
+// indexers as the plugin.
+func ReadConfig(dir, name string) (json.RawMessage, error) {
+	if dir == "" {
 		return json.RawMessage("{}"), nil
 	}
-	path := filepath.Join(m.opt.ConfigDir, name, "config.json")
+	path := filepath.Join(dir, name, "config.json")
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return json.RawMessage("{}"), nil

@@ -10,6 +10,8 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins/medialayer"
 	"mediateka/plugins/mediaorganizer"
+	"mediateka/plugins/torrents"
+	"mediateka/plugins/torrentsearch"
 )
 
 // Order is the load order of SPEC.md: media layer, media organizer, torrent
@@ -45,6 +47,17 @@ type Deps struct {
 	// Counter answers scoped counts from the catalogue for media_organizer
 	// when the chat's model is a remote provider; nil otherwise.
 	Counter mediaorganizer.Counter
+	// Torrents is the torrent client's use case, for the torrents plugin
+	// and torrent_search's downloads.
+	Torrents TorrentService
+	// TorrentSearch asks the Torznab indexers, for torrent_search.
+	TorrentSearch torrentsearch.Searcher
+}
+
+// TorrentService is the torrents use case as the plugins use it.
+type TorrentService interface {
+	torrents.Service
+	torrentsearch.Downloader
 }
 
 // TitleSearcher finds catalogue entries whose titles match query, best
@@ -84,6 +97,19 @@ func Builtins() []Entry {
 		}},
 		{Name: "media_organizer", Factory: func(d Deps) domain.Plugin {
 			return mediaorganizer.New(mediaorganizer.Deps{Library: d.Library, Notices: d.ScanNotices, Counter: d.Counter, Logger: d.Logger})
+		}},
+		{Name: torrents.Name, Factory: func(d Deps) domain.Plugin {
+			if d.Torrents == nil {
+				return torrents.New(nil, d.Logger)
+			}
+			return torrents.New(d.Torrents, d.Logger)
+		}},
+		{Name: torrentsearch.Name, Factory: func(d Deps) domain.Plugin {
+			var down torrentsearch.Downloader
+			if d.Torrents != nil {
+				down = d.Torrents
+			}
+			return torrentsearch.New(d.TorrentSearch, down, d.Logger, nil)
 		}},
 	})
 }

@@ -16,10 +16,21 @@ import (
 // domain.MediaFields in column order (JSON columns as real arrays and
 // objects, empty never null; unknown text and numbers null), then the
 // file's size and modification time (null for folders), the edited fields
-// and the timestamps. It encodes itself by walking the field table, so a
-// new column shows up without touching this file.
+// and the timestamps, and, in the answers of the /api/media routes, the
+// signed-in account's user_state. It encodes itself by walking the field
+// table, so a new column shows up without touching this file.
 type mediaDTO struct {
 	m domain.Media
+	// states are the account's watching states for user_state; nil: no
+	// such member (the administration routes show the catalogue, not a
+	// person's watching).
+	states *userStates
+}
+
+// userStates are the signed-in account's watching states by media id, read
+// once per answer and looked up for each entry it writes.
+type userStates struct {
+	m map[int64]domain.WatchState
 }
 
 // fieldTable is the field table with each field's member key written out
@@ -85,6 +96,14 @@ func (d mediaDTO) appendMembers(b []byte) ([]byte, error) {
 	b = appendStrings(append(b, `,"edited_fields":`...), m.EditedFields)
 	b = appendTime(append(b, `,"created_at":`...), m.CreatedAt)
 	b = appendTime(append(b, `,"updated_at":`...), m.UpdatedAt)
+	if d.states != nil {
+		w, ok := d.states.m[m.ID]
+		b = append(b, `,"user_state":`...)
+		if !ok {
+			return append(b, "null"...), nil
+		}
+		b = appendWatchState(b, w)
+	}
 	return b, nil
 }
 
@@ -213,10 +232,11 @@ func (e entryDTO) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func toEntryDTO(e catalog.Entry) entryDTO {
-	d := entryDTO{mediaDTO: toMediaDTO(e.Media), Children: make([]entryDTO, 0, len(e.Children))}
+// toEntryDTO is e and its children, each with its user_state from states.
+func toEntryDTO(e catalog.Entry, states *userStates) entryDTO {
+	d := entryDTO{mediaDTO: mediaDTO{m: e.Media, states: states}, Children: make([]entryDTO, 0, len(e.Children))}
 	for _, c := range e.Children {
-		d.Children = append(d.Children, toEntryDTO(c))
+		d.Children = append(d.Children, toEntryDTO(c, states))
 	}
 	return d
 }

@@ -56,9 +56,13 @@ func (s *Server) mediaFiles(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	states, err := s.statesOf(c)
+	if err != nil {
+		return err
+	}
 	c.Set("X-Total-Count", strconv.FormatInt(list.Total, 10))
 	write := func(ctx context.Context, w *bufio.Writer) error {
-		return writeArray(w, func(item func(domain.Media) error) error { return list.Each(ctx, item) })
+		return writeArray(w, states, func(item func(domain.Media) error) error { return list.Each(ctx, item) })
 	}
 	if limit != nil && *limit <= flushEvery {
 		return s.sendJSON(c, write)
@@ -91,12 +95,16 @@ func (s *Server) mediaByCategory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	states, err := s.statesOf(c)
+	if err != nil {
+		return err
+	}
 	s.streamJSON(c, func(ctx context.Context, w *bufio.Writer) error {
 		_, _ = w.WriteString(`{"categories":`)
 		_, _ = w.Write(head)
 		for _, sec := range []struct{ key, typ string }{{"movies", domain.MediaMovie}, {"series", domain.MediaSeries}} {
 			_, _ = w.WriteString(`,"` + sec.key + `":`)
-			if err := writeShelves(ctx, w, sh, sec.typ); err != nil {
+			if err := writeShelves(ctx, w, sh, sec.typ, states); err != nil {
 				return err
 			}
 		}
@@ -107,9 +115,9 @@ func (s *Server) mediaByCategory(c *fiber.Ctx) error {
 }
 
 // writeShelves writes {"<shelf>": [entry, …], …} for one media type.
-func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, mediaType string) error {
+func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, mediaType string, states *userStates) error {
 	_, _ = w.WriteString("{")
-	open, ew := "", newEntryWriter(w)
+	open, ew := "", newEntryWriter(w, states)
 	err := sh.Each(ctx, mediaType, func(shelf string, m domain.Media) error {
 		switch {
 		case shelf != open && open != "":
@@ -136,9 +144,9 @@ func writeShelves(ctx context.Context, w *bufio.Writer, sh catalog.Shelves, medi
 }
 
 // writeArray writes the entries walk yields as a JSON array.
-func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error) error {
+func writeArray(w *bufio.Writer, states *userStates, walk func(item func(domain.Media) error) error) error {
 	_ = w.WriteByte('[')
-	ew := newEntryWriter(w)
+	ew := newEntryWriter(w, states)
 	err := walk(func(m domain.Media) error {
 		if ew.n > 0 {
 			_ = w.WriteByte(',')
@@ -154,19 +162,21 @@ func writeArray(w *bufio.Writer, walk func(item func(domain.Media) error) error)
 // entryWriter writes entries of one streamed answer: straight from the
 // entry (not through an Encoder, which would check and copy it once more),
 // with one scratch buffer for the whole answer rather than one per entry,
-// flushing every flushEvery entries.
+// flushing every flushEvery entries. Each entry carries its user_state
+// from states.
 type entryWriter struct {
 	w       *bufio.Writer
+	states  *userStates
 	scratch []byte
 	n       int // entries written
 }
 
-func newEntryWriter(w *bufio.Writer) *entryWriter {
-	return &entryWriter{w: w, scratch: make([]byte, 0, 2048)}
+func newEntryWriter(w *bufio.Writer, states *userStates) *entryWriter {
+	return &entryWriter{w: w, states: states, scratch: make([]byte, 0, 2048)}
 }
 
 func (ew *entryWriter) write(m domain.Media) error {
-	raw, err := mediaDTO{m: m}.appendJSON(ew.scratch[:0])
+	raw, err := mediaDTO{m: m, states: ew.states}.appendJSON(ew.scratch[:0])
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,7 @@ func (s *Server) mountMedia(app *fiber.App) {
 		return fiber.ErrMethodNotAllowed
 	})
 	g.Get("/by-category", s.userAuth, s.mediaByCategory)
+	s.mountWatching(g)
 	g.Get("/:id", s.userAuth, s.mediaGet)
 	g.Get("/:id/stream", s.mediaAuth, s.mediaStream)
 	g.Get("/:id/subtitles", s.mediaAuth, s.mediaSubtitles)
@@ -72,7 +73,11 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := appendTitleMatch(make([]byte, 0, 16<<10), tm)
+	states, err := s.statesOf(c)
+	if err != nil {
+		return err
+	}
+	body, err := appendTitleMatch(make([]byte, 0, 16<<10), tm, states)
 	if err != nil {
 		return err
 	}
@@ -84,9 +89,10 @@ func (s *Server) mediaByTitle(c *fiber.Ctx) error {
 // (members in the order c.JSON sorts a map's) with the entries' own
 // encoder: the bytes c.JSON gave, without encoding/json checking and
 // copying every entry once more. by-title is the most frequent request
-// of a page that searches as people type.
-func appendTitleMatch(b []byte, tm catalog.TitleMatch) ([]byte, error) {
-	match := toMediaDTO(tm.Match)
+// of a page that searches as people type. Each entry carries its
+// user_state from states.
+func appendTitleMatch(b []byte, tm catalog.TitleMatch, states *userStates) ([]byte, error) {
+	match := mediaDTO{m: tm.Match, states: states}
 	b = append(b, `{"alternatives":[`...)
 	var err error
 	for i, m := range tm.Alternatives {
@@ -114,7 +120,11 @@ func (s *Server) mediaGet(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(toEntryDTO(e))
+	states, err := s.statesOf(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(toEntryDTO(e, states))
 }
 
 type subtitleDTO struct {

@@ -25,7 +25,7 @@ func TestTitleMatchBytes(t *testing.T) {
 	} {
 		want, err := json.Marshal(fiber.Map{"match": toMediaDTO(tm.Match), "alternatives": toMediaDTOs(tm.Alternatives)})
 		require.NoError(t, err)
-		got, err := appendTitleMatch(nil, tm)
+		got, err := appendTitleMatch(nil, tm, nil)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got))
 	}

@@ -55,6 +55,13 @@ type Deps struct {
 	// Playback answers /play, remuxes and thumbnails and checks play
 	// tokens; nil: /play and /thumbnail answer 404 and st= is not taken.
 	Playback Playback
+	// Torrents is the torrent client's use case (API.md §5).
+	Torrents TorrentService
+	// TorrentSearch asks the Torznab indexers (API.md §5, search).
+	TorrentSearch TorrentSearcher
+	// Watching is the signed-in account's watching state (user_state,
+	// progress, continue); nil: no such routes and user_state null.
+	Watching Watching
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -160,6 +167,7 @@ func (s *Server) routes() {
 	s.mountMedia(s.app)
 	s.mountMediaAdmin(s.app)
 	s.mountEvents(s.app)
+	s.mountTorrents()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}

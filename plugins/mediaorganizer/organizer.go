@@ -121,10 +121,7 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 }
 
 // refusal answers a user who asks for an administrator's action.
-var refusal = textmatch.Phrase{
-	RU: "Это может сделать только администратор медиатеки.",
-	EN: "Only an administrator of the library can do that.",
-}
+var refusal = textmatch.AdminOnly
 
 // classifyHint answers an administrator's request to classify: the job
 // needs the AI model and runs from the admin API, not from the chat.

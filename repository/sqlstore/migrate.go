@@ -25,6 +25,7 @@ func migrations() []migration {
 		{2, "media library: file state, edits, search keys", migrateLibrary},
 		{3, "media classification: classified_at", migrateClassify},
 		{4, "accounts: case-insensitive e-mails, token version", migrateAccounts},
+		{5, "watching state per account", migrateWatching},
 	}
 }
 

@@ -26,7 +26,7 @@ func openTemp(t *testing.T) (*Store, string) {
 
 func TestFreshDatabaseHasEveryTable(t *testing.T) {
 	s, _ := openTemp(t)
-	for _, table := range []string{"media", "media_vector", "search_history", "users", "user_activity", "api_keys", "settings"} {
+	for _, table := range []string{"media", "media_vector", "search_history", "users", "user_activity", "api_keys", "settings", "watch_state"} {
 		assert.True(t, s.writer.Migrator().HasTable(table), table)
 	}
 	var mode string

@@ -99,9 +99,16 @@ type env struct {
 
 func newEnv(t *testing.T, opt control.Options) *env {
 	t.Helper()
+	return newEnvWith(t, func(*sqlstoretest.DB, *catalog.Service) control.Options { return opt })
+}
+
+// newEnvWith is newEnv with options made over the env's store and
+// catalogue.
+func newEnvWith(t *testing.T, options func(*sqlstoretest.DB, *catalog.Service) control.Options) *env {
+	t.Helper()
 	db := sqlstoretest.New(t, textmatch.Normalize)
 	cat := catalog.New(db.Media, db.Media, localfs.FS{}, catalog.Options{})
-	hub := control.New(cat, opt)
+	hub := control.New(cat, options(db, cat))
 	t.Cleanup(func() {
 		ctx, cancel := stopCtx()
 		defer cancel()

@@ -66,6 +66,10 @@ type Options struct {
 	Play   PlayResolver
 	Now    func() time.Time
 	Logger *slog.Logger
+
+	// Progress keeps the positions signed-in players report; nil: they
+	// are kept by the room only.
+	Progress Progress
 }
 
 func (o Options) withDefaults() Options {

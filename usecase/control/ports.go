@@ -50,3 +50,12 @@ type Catalog interface {
 type PlayResolver interface {
 	ResolvePlay(ctx context.Context, viewer domain.Caller, media domain.Media) (any, error)
 }
+
+// Progress keeps how far each account got with what it watches
+// (usecase/watching's Service). The hub reports to it the position and
+// duration of every status_update of a signed-in player that is playing
+// or paused, when the room knows which catalogue entry plays; anonymous
+// players report nothing. Report may drop reports it was sent too often.
+type Progress interface {
+	Report(ctx context.Context, userID, mediaID int64, position, duration float64) error
+}

@@ -24,6 +24,10 @@ type room struct {
 	playlistFrame []byte
 	metadata      *Metadata
 	metadataFrame []byte
+	// playing is the catalogue entry the players play as far as the room
+	// knows: the last play command's, or the media_id of the last
+	// metadata_update that named one; 0 when unknown.
+	playing int64
 }
 
 func newRoom(name string) *room {
@@ -149,19 +153,25 @@ func (r *room) applyCommand(m message) error {
 	if count(r.players) == 0 {
 		return ErrNoPlayer
 	}
-	return r.state.Apply(m.change)
+	if err := r.state.Apply(m.change); err != nil {
+		return err
+	}
+	if p, ok := m.change.(domain.Play); ok && p.File != "" {
+		r.playing = p.MediaID
+	}
+	return nil
 }
 
 // report applies a player's report, keeps it for replay and forwards it
-// to the remotes.
-func (r *room) report(m message) error {
+// to the remotes. It returns the entry the room knows to be playing.
+func (r *room) report(m message) (playing int64, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var f []byte
 	switch m.event {
 	case EventStatus:
 		if err := r.state.Apply(m.change); err != nil {
-			return err
+			return 0, err
 		}
 		f = encode(statusFrame{Event: EventStatus, StatusUpdate: *m.status})
 		r.status, r.statusFrame = m.status, f
@@ -171,9 +181,12 @@ func (r *room) report(m message) error {
 	case EventMetadata:
 		f = encode(metadataFrame{Event: EventMetadata, Metadata: *m.metadata})
 		r.metadata, r.metadataFrame = m.metadata, f
+		if m.metadata.MediaID > 0 {
+			r.playing = m.metadata.MediaID
+		}
 	}
 	r.broadcast(r.remotes, f)
-	return nil
+	return r.playing, nil
 }
 
 // snapshot is the room's status as GET /api/control/status shows it.

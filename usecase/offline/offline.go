@@ -37,8 +37,8 @@ type Options struct {
 	// Roots lists the library folders with their disk names, so "on Disk
 	// 2" is read as a disk and not as a title. nil: no disks are known.
 	Roots func() []domain.Root
-	// Watching is the per-person watching state; nil until it exists (see
-	// the Watching port).
+	// Watching is the per-person watching state (see the Watching port);
+	// nil: suggestions come from the catalogue alone.
 	Watching Watching
 }
 

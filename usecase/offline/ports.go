@@ -38,11 +38,10 @@ const (
 	Finished             // watched to the end
 )
 
-// Watching is the per-person watching state. It does not exist in this
-// build: a later issue builds it and app/ wires it then. Until then the
-// field stays nil and recommendations are made from the catalogue alone,
-// without claiming to know what anyone has watched. With it, finished
-// entries are left out and started ones come first ("continue").
+// Watching is the per-person watching state (usecase/watching implements
+// it). With it, finished entries are left out of suggestions and started
+// ones come first ("continue"); without it (nil) they are made from the
+// catalogue alone, without claiming to know what anyone has watched.
 type Watching interface {
 	// Seen reports, for the entries of ids that userID has started or
 	// finished, how far they got; entries left out are NotSeen.

@@ -29,7 +29,7 @@ const (
 
 // Errors of playback, each with its own code (docs/API.md §3).
 var (
-	ErrNotPlayable      = domain.NewError(domain.KindInvalid, "not_playable", "only a movie or an episode plays; open one of its episodes")
+	ErrNotPlayable      = domain.ErrNotPlayable // shared with the watching state
 	ErrInvalidPlayToken = domain.NewError(domain.KindUnauthorized, "invalid_play_token", "the play token is not valid for this media")
 	ErrPlayTokenExpired = domain.NewError(domain.KindUnauthorized, "play_token_expired", "the play token has expired; ask /play again")
 	ErrRemuxBusy        = domain.NewError(domain.KindUnavailable, "remux_busy", "the server is converting as many films as it may at once; try again in a moment")
@@ -54,7 +54,7 @@ type Options struct {
 	// thumbnails and no remux.
 	Prober     Prober
 	Transcoder Transcoder
-	// Resume is nil until the watching state exists: every entry then
+	// Resume is the watching state (usecase/watching); nil: every entry
 	// starts at 0.
 	Resume Resume
 	Now    func() time.Time
