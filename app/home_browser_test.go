@@ -71,7 +71,7 @@ func TestHomePageInABrowser(t *testing.T) {
 	until(t, browser, "Google is configured", `!document.getElementById('google').hidden`)
 	assert.Empty(t, eval[string](t, browser, `localStorage.getItem('mediateka_token') || ''`), "a token from a link is never stored")
 	assert.Equal(t, "", eval[string](t, browser, `document.getElementById('who').textContent`))
-	assert.Zero(t, eval[int](t, browser, `document.querySelectorAll('a[href="/admin"], a[href="/player"], a[href="/remote"]').length`))
+	assert.True(t, eval[bool](t, browser, `document.getElementById('links').hidden`), "the pages are offered once signed in")
 
 	require.NoError(t, chromedp.Do(browser,
 		chromedp.SetValue(chromedp.CSS("#email"), "admin@localhost"),
@@ -80,6 +80,9 @@ func TestHomePageInABrowser(t *testing.T) {
 	until(t, browser, "signed in", `document.getElementById('who').textContent.includes('(admin)')`)
 	assert.Equal(t, "none", eval[string](t, browser, `getComputedStyle(document.getElementById('login')).display`),
 		"the form is hidden after sign-in, whatever the CSS of form")
+	assert.Equal(t, "/player /remote", eval[string](t, browser,
+		`[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`),
+		"the player and the remote are linked (and no page this build lacks)")
 
 	f.choose("code-attacker", "admin@localhost")
 	planted := signInWithGoogle(t, newBrowserClient(t), base)

@@ -42,8 +42,10 @@ func (p pagePolicy) contentSecurityPolicy(html []byte) string {
 		"default-src 'self'",
 		"script-src " + src("script"),
 		"style-src " + src("style"),
-		// Profile pictures come from the sign-in provider over https.
-		"img-src 'self' https: data:",
+		// Profile pictures come from the sign-in provider over https;
+		// thumbnails are fetched with the Authorization header and shown
+		// as blob: URLs, so no token ever sits in an <img> address.
+		"img-src 'self' https: data: blob:",
 		"object-src 'none'",
 		"base-uri 'self'",
 		"form-action 'self'",
@@ -60,7 +62,8 @@ func sendPage(c *fiber.Ctx, p pagePolicy, html []byte) error {
 
 // mountPages serves "/": the configured index_path, or the built-in home page
 // (which completes a Google sign-in by trading the #code= of the redirect
-// through POST /api/auth/exchange).
+// through POST /api/auth/exchange); the player and the remote; and the
+// assets they share under /assets/.
 func (s *Server) mountPages() {
 	s.app.Get("/", func(c *fiber.Ctx) error {
 		name, read := "home.html", web.Files.ReadFile
@@ -73,4 +76,13 @@ func (s *Server) mountPages() {
 		}
 		return sendPage(c, pagePolicy{}, page) // nobody else may frame the home page
 	})
+	// The built-in pages besides "/": each loads its modules from /assets/.
+	for route, file := range map[string]string{"/player": "player.html", "/remote": "remote.html"} {
+		page, err := web.Files.ReadFile(file)
+		if err != nil {
+			panic("http: embedded page " + file + ": " + err.Error())
+		}
+		s.app.Get(route, func(c *fiber.Ctx) error { return sendPage(c, pagePolicy{}, page) })
+	}
+	s.app.Get("/assets/*", serveAssets(mustLoadAssets(web.Files, "assets")))
 }

@@ -1,0 +1,109 @@
+// The API client every page uses. The session token lives in localStorage
+// under mediateka_token (the home page puts it there at sign-in) and goes
+// out only as an Authorization header: never in a URL a page builds, never
+// in an <img> or <video> address. An error body (API.md §0) becomes an
+// ApiError whose readable text is in the page's language; a 401 sends the
+// person to sign in on the home page, which brings them back.
+import { t, has } from './i18n.js';
+
+const KEY = 'mediateka_token';
+
+/** The stored session token, or ''. */
+export const token = () => localStorage.getItem(KEY) || '';
+
+/** An answer of status >= 400, or the server out of reach (status 0, code "network"). */
+export class ApiError extends Error {
+  constructor(status, code, message, fields) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+    this.fields = fields || null;
+  }
+}
+
+/**
+ * Text for people from an error code and the server's message: the page's
+ * own wording when it has one for the code, else the server's message.
+ */
+export function describe(code, message) {
+  if (code && has('err.' + code)) return t('err.' + code);
+  return message || code || t('err.unknown');
+}
+
+/** Readable text for anything a call threw. */
+export function readable(err) {
+  if (err instanceof ApiError) {
+    const fields = err.fields ? Object.entries(err.fields).map(([k, v]) => k + ': ' + v).join('; ') : '';
+    const text = describe(err.code, err.message);
+    return fields && err.code === 'invalid_input' ? text + ' (' + fields + ')' : text;
+  }
+  return (err && err.message) || String(err);
+}
+
+/** Forgets the token and goes to the home page's sign-in, to come back here. */
+export function signIn() {
+  localStorage.removeItem(KEY);
+  location.assign('/?next=' + encodeURIComponent(location.pathname + location.search));
+}
+
+/**
+ * Calls the API: JSON in (body), JSON out (null for 204). A 401 signs the
+ * person out and leaves for the sign-in page. Options: method, body,
+ * signal, keepalive (a last report as the page goes away), blob (the
+ * answer as a Blob).
+ */
+export async function api(path, opts = {}) {
+  const headers = {};
+  if (token()) headers.Authorization = 'Bearer ' + token();
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  let r;
+  try {
+    r = await fetch(path, { method: opts.method || 'GET', headers, signal: opts.signal, keepalive: !!opts.keepalive,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'network', t('err.network'));
+  }
+  if (!r.ok) throw await failure(r);
+  if (opts.blob) return r.blob();
+  if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
+  return r.json();
+}
+
+async function failure(r) {
+  const body = await r.json().catch(() => null);
+  const e = (body && body.error) || {};
+  const err = new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
+  if (r.status === 401) signIn();
+  return err;
+}
+
+/** The signed-in account (GET /api/auth/me). */
+export const me = () => api('/api/auth/me');
+
+// Thumbnails are fetched with the header and shown as blob: URLs. They are
+// made by ffmpeg on first request, so only a few are asked for at once;
+// each id is fetched once per page and kept (null when there is none).
+const thumbs = new Map();
+const waiting = [];
+let running = 0;
+let noRoute = false; // the server has no thumbnail route: stop asking
+const parallel = 3;
+
+/** A blob: URL of the thumbnail of media id, or null when it has none. */
+export function thumbnail(id) {
+  if (!thumbs.has(id)) thumbs.set(id, new Promise((resolve) => { waiting.push({ id, resolve }); pump(); }));
+  return thumbs.get(id);
+}
+
+function pump() {
+  while (running < parallel && waiting.length) {
+    const { id, resolve } = waiting.shift();
+    if (noRoute) { resolve(null); continue; }
+    running++;
+    api('/api/media/' + id + '/thumbnail', { blob: true })
+      .then((b) => resolve(b.type.startsWith('image/') ? URL.createObjectURL(b) : null),
+        (e) => { noRoute = noRoute || e.code === 'not_found'; resolve(null); })
+      .finally(() => { running--; pump(); });
+  }
+}
