@@ -8,7 +8,8 @@ COPY . .
 ARG VERSION=dev
 RUN CGO_ENABLED=1 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mediateka ./cmd/mediateka
 
-# Run stage: espeak-ng for offline speech, ffmpeg for probing and audio encoding.
+# Run stage: espeak-ng for offline speech; ffmpeg for probing, the player's remux
+# (video copied, audio to AAC) and thumbnails.
 FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates espeak-ng ffmpeg tzdata \
