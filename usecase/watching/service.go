@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"mediateka/domain"
-	"mediateka/usecase/offline"
 )
 
 // Defaults of Options.
@@ -124,18 +123,18 @@ func (s *Service) Position(ctx context.Context, userID, mediaID int64) (float64,
 // or started (see domain.WatchState.Started); the others are left out.
 // Only an entry's own state counts: a series is not started by its
 // episodes.
-func (s *Service) Seen(ctx context.Context, userID int64, ids []int64) (map[int64]offline.Seen, error) {
+func (s *Service) Seen(ctx context.Context, userID int64, ids []int64) (map[int64]domain.Seen, error) {
 	st, err := s.States(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64]offline.Seen{}
+	out := map[int64]domain.Seen{}
 	for _, id := range ids {
 		switch w, ok := st[id]; {
 		case ok && w.Watched:
-			out[id] = offline.Finished
+			out[id] = domain.SeenFinished
 		case ok && w.Started():
-			out[id] = offline.Started
+			out[id] = domain.SeenStarted
 		}
 	}
 	return out, nil

@@ -263,7 +263,7 @@ func TestSeenTellsTheOfflineAssistant(t *testing.T) {
 	require.NoError(t, r.svc.Report(ctx, r.ann, r.episode, 0, 6000))
 	seen, err := r.svc.Seen(ctx, r.ann, []int64{r.heat, alien, r.episode, r.series})
 	require.NoError(t, err)
-	assert.Equal(t, map[int64]offline.Seen{r.heat: offline.Finished, alien: offline.Started}, seen)
+	assert.Equal(t, map[int64]domain.Seen{r.heat: domain.SeenFinished, alien: domain.SeenStarted}, seen)
 	seen, err = r.svc.Seen(ctx, r.bob, []int64{r.heat, alien})
 	require.NoError(t, err)
 	assert.Empty(t, seen)
