@@ -48,3 +48,27 @@ func TestHomePageRunsUnderItsPolicy(t *testing.T) {
 	}
 	assert.NotContains(t, csp, "unsafe-inline")
 }
+
+// TestEachPageListsOnlyTheImagesItShows: the home page shows profile
+// pictures of the sign-in provider; the player and the remote show only
+// thumbnails they fetched themselves (blob: URLs), so an image address
+// from elsewhere, even one a peer in a room sent, is never loaded.
+func TestEachPageListsOnlyTheImagesItShows(t *testing.T) {
+	ta := newTestApp(t, nil)
+	for path, want := range map[string]string{
+		"/":       "'self' https: data: blob:",
+		"/player": "'self' blob:",
+		"/remote": "'self' blob:",
+	} {
+		resp, err := ta.HTTP().App().Test(httpGet(path))
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.StatusCode, path)
+		var imgSrc []string
+		for _, d := range strings.Split(resp.Header.Get("Content-Security-Policy"), ";") {
+			if name, value, _ := strings.Cut(strings.TrimSpace(d), " "); name == "img-src" {
+				imgSrc = append(imgSrc, value)
+			}
+		}
+		assert.Equal(t, []string{want}, imgSrc, path)
+	}
+}

@@ -307,3 +307,17 @@ func TestPlayResumesWhereTheViewerStopped(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	assert.Equal(t, 0.0, pa.play(t, pa.matrix, pa.user)["resume_position"], "watched: it starts over")
 }
+
+// TestAPagesOwnSavesAreNeverThrottled: a page saves its position every
+// few seconds and when the viewer pauses or leaves; the last save is
+// where the viewer resumes, however soon it follows the one before.
+func TestAPagesOwnSavesAreNeverThrottled(t *testing.T) {
+	t.Parallel()
+	wa := newWatchApp(t)
+	for _, pos := range []float64{100, 104.5, 106} {
+		status, body := wa.progress(t, wa.user, wa.matrix, map[string]any{"position": pos, "duration": 8160})
+		require.Equal(t, 204, status, "%v", body)
+		_, entry := wa.do(t, "GET", fmt.Sprintf("/api/media/%d", wa.matrix), wa.user, nil)
+		assert.Equal(t, pos, entry["user_state"].(map[string]any)["position"], "kept at once")
+	}
+}

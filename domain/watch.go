@@ -17,6 +17,20 @@ type WatchState struct {
 	UpdatedAt time.Time
 }
 
+// Seen is how far a person got with an entry, in the terms suggestions
+// weigh it by: the offline assistant leaves out what was finished and puts
+// what was started first. It is derived from a WatchState (see
+// usecase/watching) and lives here so the assistant and the watching state
+// share it without one use case importing the other.
+type Seen int
+
+// What a person has seen of an entry.
+const (
+	NotSeen      Seen = iota // never started, or nothing is known
+	SeenStarted              // started and not finished (WatchState.Started)
+	SeenFinished             // marked or reached watched
+)
+
 // WatchedShare is the share of the duration from which an entry counts as
 // watched: the credits need not be sat through.
 const WatchedShare = 0.9

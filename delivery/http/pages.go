@@ -20,6 +20,12 @@ type pagePolicy struct {
 	// FrameAncestors lists who may embed the page in a frame, besides the
 	// server itself: /tgmini will list Telegram's clients.
 	FrameAncestors []string
+	// Images lists where the page's images may come from, besides the
+	// server itself: blob: for thumbnails, which are fetched with the
+	// Authorization header and shown as blob: URLs so no token ever sits
+	// in an <img> address; https: for profile pictures of the sign-in
+	// provider. A page lists only what it shows.
+	Images []string
 }
 
 // inlineBlock finds inline <script> and <style> elements (not those with a
@@ -42,10 +48,7 @@ func (p pagePolicy) contentSecurityPolicy(html []byte) string {
 		"default-src 'self'",
 		"script-src " + src("script"),
 		"style-src " + src("style"),
-		// Profile pictures come from the sign-in provider over https;
-		// thumbnails are fetched with the Authorization header and shown
-		// as blob: URLs, so no token ever sits in an <img> address.
-		"img-src 'self' https: data: blob:",
+		"img-src " + strings.Join(append([]string{"'self'"}, p.Images...), " "),
 		"object-src 'none'",
 		"base-uri 'self'",
 		"form-action 'self'",
@@ -74,15 +77,18 @@ func (s *Server) mountPages() {
 		if err != nil {
 			return err
 		}
-		return sendPage(c, pagePolicy{}, page) // nobody else may frame the home page
+		// Nobody else may frame the home page; it shows Google profile
+		// pictures, and a configured index page may show anything.
+		return sendPage(c, pagePolicy{Images: []string{"https:", "data:", "blob:"}}, page)
 	})
-	// The built-in pages besides "/": each loads its modules from /assets/.
+	// The built-in pages besides "/": each loads its modules from /assets/
+	// and shows no image but the thumbnails it fetched itself.
 	for route, file := range map[string]string{"/player": "player.html", "/remote": "remote.html"} {
 		page, err := web.Files.ReadFile(file)
 		if err != nil {
 			panic("http: embedded page " + file + ": " + err.Error())
 		}
-		s.app.Get(route, func(c *fiber.Ctx) error { return sendPage(c, pagePolicy{}, page) })
+		s.app.Get(route, func(c *fiber.Ctx) error { return sendPage(c, pagePolicy{Images: []string{"blob:"}}, page) })
 	}
 	s.app.Get("/assets/*", serveAssets(mustLoadAssets(web.Files, "assets")))
 }

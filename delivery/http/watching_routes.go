@@ -14,7 +14,7 @@ import (
 // watching state (usecase/watching).
 type Watching interface {
 	States(ctx context.Context, userID int64) (map[int64]domain.WatchState, error)
-	Report(ctx context.Context, userID, mediaID int64, position, duration float64) error
+	Save(ctx context.Context, userID, mediaID int64, position, duration float64) error
 	SetWatched(ctx context.Context, userID, mediaID int64, watched bool) (domain.WatchState, error)
 	Continue(ctx context.Context, userID int64, limit *int, offset int) (watching.Page, error)
 }
@@ -52,6 +52,8 @@ type progressRequest struct {
 }
 
 // mediaProgress keeps the account's position in a movie or episode → 204.
+// It is written at once: a page saves every few seconds and when the
+// viewer pauses or leaves, and the last of these is where to resume.
 func (s *Server) mediaProgress(c *fiber.Ctx) error {
 	id, err := mediaID(c)
 	if err != nil {
@@ -72,7 +74,7 @@ func (s *Server) mediaProgress(c *fiber.Ctx) error {
 		return domain.ErrInvalid("position and duration are required", missing)
 	}
 	u, _ := CurrentUser(c)
-	if err := s.deps.Watching.Report(c.UserContext(), u.ID, id, *req.Position, *req.Duration); err != nil {
+	if err := s.deps.Watching.Save(c.UserContext(), u.ID, id, *req.Position, *req.Duration); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

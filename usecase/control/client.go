@@ -31,9 +31,18 @@ type Client struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// playing is the catalogue entry this player plays as far as the hub
+	// knows: that of the last play the room sent it, or the media_id of
+	// its own last metadata_update that named one; 0 when unknown. Only
+	// this player's own messages and the plays it receives set it, so
+	// nobody else in a shared room can say what its reports are about.
+	// Guarded by the room's lock.
+	playing int64
+
 	// Only the reader goroutine touches these.
 	bucket   bucket
 	warnedAt time.Time
+	kept     kept
 }
 
 func newClient(s *Service, r *room, t Ticket, conn Conn) *Client {
@@ -125,6 +134,7 @@ func (c *Client) Leave() {
 	c.left.Do(func() {
 		c.shut(CloseNormal, "")
 		c.hub.leave(c)
+		c.flushProgress()
 		c.wg.Wait()
 	})
 }
@@ -151,7 +161,7 @@ func (c *Client) handle(data []byte) error {
 	}
 	switch {
 	case c.role == Player:
-		playing, err := c.room.report(m)
+		playing, err := c.room.report(c, m)
 		if err == nil {
 			c.keepProgress(m, playing)
 		}
@@ -160,34 +170,6 @@ func (c *Client) handle(data []byte) error {
 		return c.play(m)
 	}
 	return c.room.command(m)
-}
-
-// keepProgress hands the position of a status_update to the Progress
-// port: only a signed-in player's, playing or paused past position 0,
-// and only when the room knows the entry. A stopped or idle player's
-// position, or the 0 a player reports before it seeks to where the
-// viewer resumes, would erase where the viewer stopped. It runs on this
-// connection's reader, after the room's lock was released and the report
-// forwarded, so a slow store delays this player's next message and
-// nothing of other rooms or connections. A refusal (an entry that is not
-// a movie or episode) is the player's business, not the room's: it is
-// logged, not answered.
-func (c *Client) keepProgress(m message, mediaID int64) {
-	p := c.hub.opt.Progress
-	if p == nil || m.event != EventStatus || mediaID == 0 || c.caller.UserID == 0 {
-		return
-	}
-	if s := m.status.State; s != domain.PlayPlaying && s != domain.PlayPaused || m.status.Position <= 0 {
-		return
-	}
-	err := p.Report(c.ctx, c.caller.UserID, mediaID, m.status.Position, m.status.Duration)
-	switch {
-	case err == nil, c.ctx.Err() != nil:
-	case domain.KindOf(err) == domain.KindInternal:
-		c.hub.log.Warn("keep a player's position", "room", c.room.name, "media_id", mediaID, "err", err)
-	default:
-		c.hub.log.Debug("a player's position was not kept", "room", c.room.name, "media_id", mediaID, "err", err)
-	}
 }
 
 // play resolves the file of a play through the catalogue, so a path

@@ -64,6 +64,9 @@ func TestInvalidMessagesAreAnsweredToTheSenderOnly(t *testing.T) {
 		{"status with a negative position", player, map[string]any{"event": "status_update", "state": "playing", "position": -1, "duration": 2}, "invalid_input", "position", domain.ReasonPosition},
 		{"status without duration", player, map[string]any{"event": "status_update", "state": "playing", "position": 1}, "invalid_input", "duration", domain.ReasonPosition},
 		{"status with volume 50.5", player, map[string]any{"event": "status_update", "state": "playing", "position": 1, "duration": 2, "volume": 50.5}, "invalid_input", "volume", domain.ReasonVolume},
+		{"status with media_id 0", player, map[string]any{"event": "status_update", "state": "playing", "position": 1, "duration": 2, "media_id": 0}, "invalid_input", "media_id", "must be a whole number, 1 or more"},
+		{"status with media_id 1.5", player, map[string]any{"event": "status_update", "state": "playing", "position": 1, "duration": 2, "media_id": 1.5}, "invalid_input", "media_id", "must be a whole number, 1 or more"},
+		{"status with media_id as text", player, map[string]any{"event": "status_update", "state": "playing", "position": 1, "duration": 2, "media_id": "4"}, "invalid_input", "media_id", "must be a whole number, 1 or more"},
 		{"playlist without files", player, map[string]any{"event": "playlist_update"}, "invalid_input", "files", ""},
 		{"playlist of a string", player, map[string]any{"event": "playlist_update", "files": "a.mkv"}, "invalid_input", "files", ""},
 		{"playlist with a number", player, map[string]any{"event": "playlist_update", "files": []any{"a.mkv", 5}}, "invalid_input", "files", ""},
@@ -117,6 +120,11 @@ func TestValidMessagesAreForwardedWithTheDocumentedFieldsOnly(t *testing.T) {
 
 	player.say(map[string]any{"event": "status_update", "state": "playing", "position": 10.5, "duration": 100, "volume": 80, "secret": "x"})
 	assert.Equal(t, map[string]any{"event": "status_update", "state": "playing", "position": 10.5, "duration": 100.0, "volume": 80.0}, remote.nextOf())
+	player.say(map[string]any{"event": "status_update", "state": "paused", "position": 11, "duration": 100, "media_id": 4})
+	assert.Equal(t, map[string]any{"event": "status_update", "state": "paused", "position": 11.0, "duration": 100.0, "media_id": 4.0}, remote.nextOf(),
+		"a media_id reaches the remotes")
+	player.say(map[string]any{"event": "status_update", "state": "playing", "position": 10.5, "duration": 100})
+	remote.drain()
 
 	remote.say(map[string]any{"event": "volume", "level": 30, "extra": true})
 	assert.Equal(t, map[string]any{"event": "volume", "level": 30.0}, player.nextOf())

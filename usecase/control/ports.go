@@ -52,10 +52,13 @@ type PlayResolver interface {
 }
 
 // Progress keeps how far each account got with what it watches
-// (usecase/watching's Service). The hub reports to it the position and
-// duration of every status_update of a signed-in player that is playing
-// or paused, when the room knows which catalogue entry plays; anonymous
-// players report nothing. Report may drop reports it was sent too often.
+// (usecase/watching's Service). The hub hands it the status_updates of
+// signed-in players (anonymous players report nothing): Report while
+// playing, which may drop reports sent too often but holds the last one
+// dropped; Save on a pause, written at once; Flush when the player stops,
+// moves on to another entry or leaves, which writes the report held back.
 type Progress interface {
 	Report(ctx context.Context, userID, mediaID int64, position, duration float64) error
+	Save(ctx context.Context, userID, mediaID int64, position, duration float64) error
+	Flush(ctx context.Context, userID, mediaID int64) error
 }

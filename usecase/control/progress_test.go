@@ -95,6 +95,85 @@ func TestASignedInPlayerKeepsItsPosition(t *testing.T) {
 	assert.Equal(t, "status_update", remote.nextOf()["event"], "the report still reached the remote")
 }
 
+// TestAStrangerCannotSayWhatAnotherPlayerPlays: in a shared room, what
+// one player says it plays never decides what another player's reports
+// are kept for; a player's own status_update media_id does.
+func TestAStrangerCannotSayWhatAnotherPlayerPlays(t *testing.T) {
+	p := newProgressEnv(t)
+	player := p.join(control.Player, "den", p.ann)
+	stranger := p.join(control.Player, "den", anonymous)
+	remote := p.join(control.Remote, "den", anonymous)
+
+	remote.say(map[string]any{"event": "play", "file": fmt.Sprintf("media:%d", p.heat)})
+	require.Equal(t, "play", player.nextOf()["event"])
+	require.Equal(t, "play", stranger.nextOf()["event"])
+	stranger.say(map[string]any{"event": "metadata_update", "title": "Dark", "media_id": p.episode})
+	player.say(status("playing", 2900, 3000))
+	_, ok := p.position(p.episode)
+	assert.False(t, ok, "the stranger's metadata says nothing about ann's player")
+	pos, _ := p.position(p.heat)
+	assert.InDelta(t, 2900, pos, 0, "kept for what the room sent ann's player")
+
+	late := p.join(control.Player, "den", p.ann) // joined after the play: knows nothing
+	late.say(status("playing", 10, 3000))
+	pos, _ = p.position(p.heat)
+	assert.InDelta(t, 2900, pos, 0, "a player that was sent no play and named nothing keeps nothing")
+	_, ok = p.position(p.episode)
+	assert.False(t, ok)
+
+	p.clock.add(time.Minute)
+	player.say(with(status("playing", 30, 3000), "media_id", p.episode))
+	pos, _ = p.position(p.episode)
+	assert.InDelta(t, 30, pos, 0, "a player's own media_id names the entry of its report")
+	pos, _ = p.position(p.heat)
+	assert.InDelta(t, 2900, pos, 0)
+}
+
+// with returns m with one more field.
+func with(m map[string]any, k string, v any) map[string]any {
+	m[k] = v
+	return m
+}
+
+// TestWhereTheViewerStoppedIsKept: the throttle drops a playing player's
+// reports between writes, but a pause is written at once, and a stop,
+// moving on to another entry or leaving writes the last report dropped.
+func TestWhereTheViewerStoppedIsKept(t *testing.T) {
+	p := newProgressEnv(t)
+	player := p.join(control.Player, "den", p.ann)
+	play := func(id int64, from, to int) {
+		for sec := from; sec <= to; sec++ {
+			player.say(with(status("playing", float64(sec), 6000), "media_id", id))
+			p.clock.add(time.Second)
+		}
+	}
+	play(p.heat, 1, 14)
+	pos, _ := p.position(p.heat)
+	require.InDelta(t, 11, pos, 0, "throttled while playing")
+	player.say(with(status("paused", 14, 6000), "media_id", p.heat))
+	pos, _ = p.position(p.heat)
+	assert.InDelta(t, 14, pos, 0, "a pause is written at once")
+	before := p.db.DataVersion()
+	player.say(with(status("paused", 14, 6000), "media_id", p.heat))
+	assert.Equal(t, before, p.db.DataVersion(), "a paused player repeating itself writes nothing")
+
+	play(p.heat, 15, 18)
+	player.say(with(status("stopped", 0, 6000), "media_id", p.heat))
+	pos, _ = p.position(p.heat)
+	assert.InDelta(t, 18, pos, 0, "a stop writes the last position")
+
+	p.clock.add(time.Minute)
+	play(p.heat, 100, 103)
+	play(p.episode, 1, 1)
+	pos, _ = p.position(p.heat)
+	assert.InDelta(t, 103, pos, 0, "moving on writes where the last entry was left")
+
+	play(p.episode, 2, 4)
+	player.leave()
+	pos, _ = p.position(p.episode)
+	assert.InDelta(t, 4, pos, 0, "leaving writes the last position")
+}
+
 // TestAnAnonymousPlayerKeepsNothing: a player without an account reports
 // to the room only.
 func TestAnAnonymousPlayerKeepsNothing(t *testing.T) {
@@ -102,6 +181,8 @@ func TestAnAnonymousPlayerKeepsNothing(t *testing.T) {
 	player := p.join(control.Player, "den", anonymous)
 	player.say(map[string]any{"event": "metadata_update", "title": "Heat", "media_id": p.heat})
 	player.say(status("playing", 42, 6000))
+	player.say(with(status("paused", 43, 6000), "media_id", p.heat))
+	player.leave()
 	_, ok := p.position(p.heat)
 	assert.False(t, ok)
 	var n int
@@ -123,6 +204,12 @@ func (b blockingProgress) Report(ctx context.Context, _, _ int64, _, _ float64) 
 	}
 	return nil
 }
+
+func (b blockingProgress) Save(ctx context.Context, user, media int64, pos, dur float64) error {
+	return b.Report(ctx, user, media, pos, dur)
+}
+
+func (blockingProgress) Flush(context.Context, int64, int64) error { return nil }
 
 // TestASlowStoreHoldsOnlyThatPlayer: while a player's report waits for
 // the store, its room and other rooms go on.

@@ -10,14 +10,16 @@ import (
 )
 
 // StatusUpdate is a player's report of its video: the state, the position
-// and the duration in seconds (0: unknown), and its volume when it told
-// one. The room keeps the last one for remotes that join later and for
-// GET /api/control/status.
+// and the duration in seconds (0: unknown), its volume when it told one,
+// and the catalogue entry it plays when it named one (the entry a
+// signed-in player's position is kept for). The room keeps the last one
+// for remotes that join later and for GET /api/control/status.
 type StatusUpdate struct {
 	State    domain.PlayState `json:"state"`
 	Position float64          `json:"position"`
 	Duration float64          `json:"duration"`
 	Volume   *int             `json:"volume,omitempty"`
+	MediaID  int64            `json:"media_id,omitempty"`
 }
 
 // PlaylistItem is one entry of a player's playlist: a file (a catalogue
@@ -81,9 +83,10 @@ func decodeStatus(data []byte, m *message) error {
 		Position *float64 `json:"position"`
 		Duration *float64 `json:"duration"`
 		Volume   *float64 `json:"volume"`
+		MediaID  *float64 `json:"media_id"`
 	}
 	reasons := map[string]string{"state": domain.ReasonState, "position": domain.ReasonPosition,
-		"duration": domain.ReasonPosition, "volume": domain.ReasonVolume}
+		"duration": domain.ReasonPosition, "volume": domain.ReasonVolume, "media_id": mediaIDReason}
 	if err := unmarshal(data, &body, reasons); err != nil {
 		return err
 	}
@@ -102,6 +105,10 @@ func decodeStatus(data []byte, m *message) error {
 			return invalidField("volume", domain.ReasonVolume)
 		}
 		st.Volume = &v
+	}
+	var err error
+	if st.MediaID, err = optionalWhole("media_id", body.MediaID, 1, maxMediaID, mediaIDReason); err != nil {
+		return err
 	}
 	m.status = &st
 	m.change = domain.PlayerStatus{State: st.State, Position: st.Position, Duration: st.Duration, Volume: st.Volume}

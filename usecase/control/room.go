@@ -24,10 +24,6 @@ type room struct {
 	playlistFrame []byte
 	metadata      *Metadata
 	metadataFrame []byte
-	// playing is the catalogue entry the players play as far as the room
-	// knows: the last play command's, or the media_id of the last
-	// metadata_update that named one; 0 when unknown.
-	playing int64
 }
 
 func newRoom(name string) *room {
@@ -157,14 +153,17 @@ func (r *room) applyCommand(m message) error {
 		return err
 	}
 	if p, ok := m.change.(domain.Play); ok && p.File != "" {
-		r.playing = p.MediaID
+		for c := range r.players {
+			c.playing = p.MediaID
+		}
 	}
 	return nil
 }
 
-// report applies a player's report, keeps it for replay and forwards it
-// to the remotes. It returns the entry the room knows to be playing.
-func (r *room) report(m message) (playing int64, err error) {
+// report applies player c's report, keeps it for replay and forwards it
+// to the remotes. It returns the entry c plays as far as the hub knows
+// (Client.playing).
+func (r *room) report(c *Client, m message) (playing int64, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var f []byte
@@ -182,11 +181,11 @@ func (r *room) report(m message) (playing int64, err error) {
 		f = encode(metadataFrame{Event: EventMetadata, Metadata: *m.metadata})
 		r.metadata, r.metadataFrame = m.metadata, f
 		if m.metadata.MediaID > 0 {
-			r.playing = m.metadata.MediaID
+			c.playing = m.metadata.MediaID
 		}
 	}
 	r.broadcast(r.remotes, f)
-	return r.playing, nil
+	return c.playing, nil
 }
 
 // snapshot is the room's status as GET /api/control/status shows it.

@@ -28,22 +28,12 @@ type Catalog interface {
 	Subtitles(ctx context.Context, id int64) ([]catalog.Subtitle, error)
 }
 
-// Seen is how far a person got with an entry.
-type Seen int
-
-// What a person has seen of an entry.
-const (
-	NotSeen  Seen = iota // never started, or nothing is known
-	Started              // started and not finished
-	Finished             // watched to the end
-)
-
 // Watching is the per-person watching state (usecase/watching implements
 // it). With it, finished entries are left out of suggestions and started
 // ones come first ("continue"); without it (nil) they are made from the
 // catalogue alone, without claiming to know what anyone has watched.
 type Watching interface {
 	// Seen reports, for the entries of ids that userID has started or
-	// finished, how far they got; entries left out are NotSeen.
-	Seen(ctx context.Context, userID int64, ids []int64) (map[int64]Seen, error)
+	// finished, how far they got; entries left out are domain.NotSeen.
+	Seen(ctx context.Context, userID int64, ids []int64) (map[int64]domain.Seen, error)
 }

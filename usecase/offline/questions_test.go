@@ -201,12 +201,12 @@ func TestMoreBringsNewTitles(t *testing.T) {
 	assert.Contains(t, answer, "Всё подходящее (5) я уже называл выше")
 }
 
-// watchedFake stands in for the watching state, which does not exist yet:
-// it shows what the assistant does once the port is wired.
-type watchedFake map[int64]offline.Seen
+// watchedFake stands in for the watching state (usecase/watching): it
+// shows what the assistant does with the port, whatever the store holds.
+type watchedFake map[int64]domain.Seen
 
-func (w watchedFake) Seen(_ context.Context, userID int64, ids []int64) (map[int64]offline.Seen, error) {
-	out := map[int64]offline.Seen{}
+func (w watchedFake) Seen(_ context.Context, userID int64, ids []int64) (map[int64]domain.Seen, error) {
+	out := map[int64]domain.Seen{}
 	for _, id := range ids {
 		if s, ok := w[id]; ok && userID == 7 {
 			out[id] = s
@@ -222,7 +222,7 @@ func TestSuggestionsUseTheWatchingStateWhenWired(t *testing.T) {
 	inception, err := cat.SearchTitles(context.Background(), "Начало", 1)
 	require.NoError(t, err)
 	m := offline.New(cat, offline.Options{Roots: libraryRoots, Picks: 4,
-		Watching: watchedFake{found[0].ID: offline.Finished, inception[0].ID: offline.Started}})
+		Watching: watchedFake{found[0].ID: domain.SeenFinished, inception[0].ID: domain.SeenStarted}})
 	out := askAs(t, m, "посоветуй фантастику")
 	assert.NotContains(t, out, "Интерстеллар", "finished: left out")
 	assert.Contains(t, out, "Что посмотреть (Фантастика):\n• «Начало» (2010), фильм, Фантастика, триллер, рейтинг 8.8, вы начали смотреть")

@@ -215,9 +215,9 @@ func (m *Model) applyWatching(ctx context.Context, caller domain.Caller, pool []
 	out := pool[:0]
 	for _, c := range pool {
 		switch seen[c.media.ID] {
-		case Finished:
+		case domain.SeenFinished:
 			continue
-		case Started:
+		case domain.SeenStarted:
 			c.started, c.score = true, c.score+100
 		}
 		out = append(out, c)

@@ -1,9 +1,11 @@
 // Package watching is each account's watching state: how far it got with
 // every movie and episode, which it watched, and what it may continue.
-// Players report positions (PUT /api/media/{id}/progress, or a room's
-// status_update); an entry counts as watched from domain.WatchedShare of
-// its duration, or when marked. Reports are throttled (see throttle): a
-// player reports every second, the store is written every few seconds.
+// Players report positions (a room's status_update) and pages save them
+// (PUT /api/media/{id}/progress); an entry counts as watched from
+// domain.WatchedShare of its duration, or when marked. A playing player's
+// reports are throttled (see throttle): it reports every second, the
+// store is written every few seconds, and the last dropped report is
+// written when playback pauses, stops, moves on or leaves (Save, Flush).
 package watching
 
 import (
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	"mediateka/domain"
-	"mediateka/usecase/offline"
 )
 
 // Defaults of Options.
@@ -58,30 +59,61 @@ func New(store Store, cat Catalog, opt Options) *Service {
 }
 
 // Report keeps userID's position in mediaID, a movie or an episode (or a
-// season that is one file):
+// season that is one file), as a playing player reports it every second:
 // position and duration in seconds, 0 or more (duration 0: unknown), the
 // position not past a known duration (a second of slack is taken as the
 // end). From domain.WatchedShare of the duration the entry is marked
 // watched; the mark then stays (a second viewing leaves it). Frequent
-// reports are throttled: one that is dropped returns nil.
+// reports are throttled: one that is dropped returns nil and is held
+// until Flush (or a later write) so the last position is never lost.
 func (s *Service) Report(ctx context.Context, userID, mediaID int64, position, duration float64) error {
 	position, err := domain.CheckProgress(position, duration)
 	if err != nil {
 		return err
 	}
-	now, k := s.now().UTC(), key{userID, mediaID}
-	watched := domain.ReachesWatched(position, duration)
-	if s.th.skip(k, position, watched, now) {
+	k, r := key{userID, mediaID}, report{position: position, duration: duration, at: s.now().UTC()}
+	if s.th.skip(k, r, domain.ReachesWatched(position, duration)) {
 		return nil
 	}
-	if err := s.playable(ctx, mediaID); err != nil {
+	return s.write(ctx, k, r)
+}
+
+// Save keeps userID's position in mediaID at once, whatever the throttle:
+// what a page saves itself (PUT /progress, every few seconds and when the
+// viewer pauses or leaves) and what a player reports when it pauses. The
+// rules of Report apply otherwise; a report held for the entry is
+// replaced.
+func (s *Service) Save(ctx context.Context, userID, mediaID int64, position, duration float64) error {
+	position, err := domain.CheckProgress(position, duration)
+	if err != nil {
 		return err
 	}
-	w := domain.WatchState{MediaID: mediaID, Position: position, Duration: duration, Watched: watched, UpdatedAt: now}
-	if err := s.store.SaveProgress(ctx, userID, w); err != nil {
-		return fmt.Errorf("save the position in %d: %w", mediaID, err)
+	return s.write(ctx, key{userID, mediaID}, report{position: position, duration: duration, at: s.now().UTC()})
+}
+
+// Flush writes the last report of userID in mediaID that the throttle
+// dropped, if there is one: the player stopped, moved on to another entry
+// or left, and its last position must not stay behind.
+func (s *Service) Flush(ctx context.Context, userID, mediaID int64) error {
+	k := key{userID, mediaID}
+	r, ok := s.th.take(k)
+	if !ok {
+		return nil
 	}
-	s.th.wrote(k, position, watched, now)
+	return s.write(ctx, k, r)
+}
+
+// write stores a checked report of k as of r.at.
+func (s *Service) write(ctx context.Context, k key, r report) error {
+	if err := s.playable(ctx, k.media); err != nil {
+		return err
+	}
+	watched := domain.ReachesWatched(r.position, r.duration)
+	w := domain.WatchState{MediaID: k.media, Position: r.position, Duration: r.duration, Watched: watched, UpdatedAt: r.at}
+	if err := s.store.SaveProgress(ctx, k.user, w); err != nil {
+		return fmt.Errorf("save the position in %d: %w", k.media, err)
+	}
+	s.th.wrote(k, r.position, watched, r.at)
 	return nil
 }
 
@@ -124,18 +156,18 @@ func (s *Service) Position(ctx context.Context, userID, mediaID int64) (float64,
 // or started (see domain.WatchState.Started); the others are left out.
 // Only an entry's own state counts: a series is not started by its
 // episodes.
-func (s *Service) Seen(ctx context.Context, userID int64, ids []int64) (map[int64]offline.Seen, error) {
+func (s *Service) Seen(ctx context.Context, userID int64, ids []int64) (map[int64]domain.Seen, error) {
 	st, err := s.States(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64]offline.Seen{}
+	out := map[int64]domain.Seen{}
 	for _, id := range ids {
 		switch w, ok := st[id]; {
 		case ok && w.Watched:
-			out[id] = offline.Finished
+			out[id] = domain.SeenFinished
 		case ok && w.Started():
-			out[id] = offline.Started
+			out[id] = domain.SeenStarted
 		}
 	}
 	return out, nil

@@ -127,6 +127,43 @@ func TestReportsAreThrottled(t *testing.T) {
 	assert.InDelta(t, 21, w.Position, 0, "each account has its own throttle")
 }
 
+// TestTheLastPositionIsNeverLost: the report the throttle dropped last is
+// written by Flush (the player paused, stopped, moved on or left), and
+// Save writes at once whatever the throttle (a page's own saves, a pause).
+func TestTheLastPositionIsNeverLost(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	stored := func() float64 { w, _ := r.state(t, r.ann, r.heat); return w.Position }
+	require.NoError(t, r.svc.Flush(ctx, r.ann, r.heat), "nothing to flush")
+	_, ok := r.state(t, r.ann, r.heat)
+	assert.False(t, ok)
+	for sec := 1; sec <= 14; sec++ {
+		require.NoError(t, r.svc.Report(ctx, r.ann, r.heat, float64(sec), 6000))
+		r.clock.add(time.Second)
+	}
+	assert.InDelta(t, 11, stored(), 0, "written at 1, 6 and 11")
+	require.NoError(t, r.svc.Flush(ctx, r.ann, r.heat))
+	w, _ := r.state(t, r.ann, r.heat)
+	assert.Equal(t, domain.WatchState{MediaID: r.heat, Position: 14, Duration: 6000, UpdatedAt: r.clock.Now().Add(-time.Second)}, w,
+		"the last report, as of when it was made")
+	before := r.db.DataVersion()
+	require.NoError(t, r.svc.Flush(ctx, r.ann, r.heat))
+	assert.Equal(t, before, r.db.DataVersion(), "flushed once")
+
+	require.NoError(t, r.svc.Report(ctx, r.ann, r.heat, 15, 6000))
+	assert.InDelta(t, 14, stored(), 0, "throttled: the flush was a write")
+	require.NoError(t, r.svc.Save(ctx, r.ann, r.heat, 15.5, 6000))
+	assert.InDelta(t, 15.5, stored(), 0, "Save writes at once")
+	require.NoError(t, r.svc.Flush(ctx, r.ann, r.heat))
+	assert.InDelta(t, 15.5, stored(), 0, "a Save replaces what was held")
+	require.NoError(t, r.svc.Save(ctx, r.ann, r.heat, 15.5, 6000))
+	assert.InDelta(t, 15.5, stored(), 0)
+
+	err := r.svc.Save(ctx, r.ann, r.heat, -1, 6000)
+	assert.True(t, domain.IsKind(err, domain.KindInvalid), "Save checks like Report: %v", err)
+	assert.ErrorIs(t, r.svc.Save(ctx, r.ann, r.series, 1, 6000), domain.ErrNotPlayable)
+}
+
 // TestBadReportsAreRefusedAndWriteNothing: negative, infinite or NaN
 // numbers, a position past the duration, an entry that is not a movie or
 // episode and an unknown entry are refused; nothing is stored.
@@ -263,7 +300,7 @@ func TestSeenTellsTheOfflineAssistant(t *testing.T) {
 	require.NoError(t, r.svc.Report(ctx, r.ann, r.episode, 0, 6000))
 	seen, err := r.svc.Seen(ctx, r.ann, []int64{r.heat, alien, r.episode, r.series})
 	require.NoError(t, err)
-	assert.Equal(t, map[int64]offline.Seen{r.heat: offline.Finished, alien: offline.Started}, seen)
+	assert.Equal(t, map[int64]domain.Seen{r.heat: domain.SeenFinished, alien: domain.SeenStarted}, seen)
 	seen, err = r.svc.Seen(ctx, r.bob, []int64{r.heat, alien})
 	require.NoError(t, err)
 	assert.Empty(t, seen)
