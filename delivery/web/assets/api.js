@@ -82,9 +82,13 @@ async function failure(r) {
 export const me = () => api('/api/auth/me');
 
 // Thumbnails are fetched with the header and shown as blob: URLs. They are
-// made by ffmpeg on first request, so only a few are asked for at once;
-// each id is fetched once per page and kept (null when there is none).
-const thumbs = new Map();
+// made by ffmpeg on first request, so only a few are asked for at once.
+// The last `kept` are remembered (null when an entry has none), the one
+// used longest ago is forgotten first and its blob: URL revoked, so a long
+// evening of browsing does not keep every picture in memory. An <img>
+// that already shows a revoked URL keeps showing it.
+const kept = 200;
+const thumbs = new Map(); // id → Promise of a blob: URL or null, oldest use first
 const waiting = [];
 let running = 0;
 let noRoute = false; // the server has no thumbnail route: stop asking
@@ -92,8 +96,16 @@ const parallel = 3;
 
 /** A blob: URL of the thumbnail of media id, or null when it has none. */
 export function thumbnail(id) {
-  if (!thumbs.has(id)) thumbs.set(id, new Promise((resolve) => { waiting.push({ id, resolve }); pump(); }));
-  return thumbs.get(id);
+  let p = thumbs.get(id);
+  if (p) thumbs.delete(id); // used now: the newest again
+  else p = new Promise((resolve) => { waiting.push({ id, resolve }); pump(); });
+  thumbs.set(id, p);
+  for (const [old, url] of thumbs) {
+    if (thumbs.size <= kept) break;
+    thumbs.delete(old);
+    url.then((u) => { if (u) URL.revokeObjectURL(u); });
+  }
+  return p;
 }
 
 function pump() {
