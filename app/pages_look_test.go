@@ -64,17 +64,7 @@ func TestPagesOnPhoneAndDesktop(t *testing.T) {
 // the language, picked with the page's own button.
 func restyle(t *testing.T, ctx context.Context, width int64, scheme, lang string) {
 	t.Helper()
-	height, mobile := int64(800), width < 600
-	if mobile {
-		height = 812
-	}
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.EmulateViewport(width, height, func(p *emulation.SetDeviceMetricsOverrideParams, _ *emulation.SetTouchEmulationEnabledParams) {
-			p.Mobile = mobile
-		})))
-	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-	require.NoError(t, err)
+	emulateScreen(t, ctx, width, scheme)
 	if eval[string](t, ctx, `document.documentElement.lang`) != lang {
 		click(t, ctx, "#lang")
 	}
