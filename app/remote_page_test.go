@@ -89,6 +89,21 @@ func TestRemotePageDrivesTheRoom(t *testing.T) {
 	require.NoError(t, chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#room"), "someone@example.org"), chromedp.Click(chromedp.CSS("#room-form button"))))
 	until(t, tab, "someone else's room is refused", `document.getElementById('conn').dataset.state === 'refused'`)
 	assert.Contains(t, visibleText(t, tab, "#conn"), "another account's room")
+
+	// Signing in on the home page leads back to the page that sent the
+	// person there, and only to the server's own pages.
+	for next, want := range map[string]string{"/remote": `location.pathname === '/remote'`,
+		"//evil.example/remote": `location.pathname === '/' && document.getElementById('who').textContent.includes('(admin)')`} {
+		home := b.tab(t, "home")
+		require.NoError(t, chromedp.Do(home, chromedp.Navigate(base+"/healthz")))
+		eval[any](t, home, `localStorage.removeItem('mediateka_token')`)
+		require.NoError(t, chromedp.Do(home, chromedp.Navigate(base+"/?next="+url.QueryEscape(next)),
+			chromedp.SetValue(chromedp.CSS("#email"), "admin@localhost"),
+			chromedp.SetValue(chromedp.CSS("#password"), ra.initialPassword(t)),
+			chromedp.Click(chromedp.CSS("#login button"))))
+		until(t, home, "signed in", `localStorage.getItem('mediateka_token') !== null`)
+		until(t, home, "then back from "+next, want)
+	}
 	b.noProblems(t)
 }
 

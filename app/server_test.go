@@ -90,7 +90,7 @@ func TestHomePageAndIndexPath(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Contains(t, resp.Header.Get("Content-Type"), "text/html")
-	assert.Contains(t, string(page), "/api/auth/exchange", "the built-in page completes a Google sign-in from #code=")
+	assert.Contains(t, homePageCode(t, ta), "/api/auth/exchange", "the built-in page completes a Google sign-in from #code=")
 
 	index := filepath.Join(t.TempDir(), "index.html")
 	require.NoError(t, os.WriteFile(index, []byte("<h1>my own start page</h1>"), 0o644))
