@@ -53,6 +53,7 @@ func TestPagesOnPhoneAndDesktop(t *testing.T) {
 	until(t, remote, "its episodes", `document.querySelectorAll('.drill .episode img:not([hidden])').length === 2`)
 	screenshot(t, remote, dir, "remote-1280-light-en-series")
 	restyle(t, remote, 375, "dark", "ru")
+	until(t, remote, "the episodes in the new language", `document.querySelector('.drill .episode .name')?.textContent === 'Серия 1' && document.querySelector('.drill .back')?.textContent.includes('Назад')`)
 	screenshot(t, remote, dir, "remote-375-dark-ru-series")
 
 	checkLanguageAndThemeChoice(t, b, wa)

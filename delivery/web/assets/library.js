@@ -154,27 +154,38 @@ function episodeName(e, series) {
 }
 
 // Series → seasons → episodes: returns drill(id), which shows entry id's.
+// A change of language draws what is shown again in the new one.
 function drillInto(lib, drill) {
   const backButton = () => el('button', { type: 'button', class: 'back', onclick: lib.back }, '← ' + t('lib.back'));
   const episodeRow = (series) => (e) => el('li', {}, el('button', { type: 'button', class: 'episode', onclick: () => lib.onPick(e) },
     lib.thumbs.box(e, e.user_state), el('span', { class: 'name' }, episodeName(e, series))));
-  return async function showDrill(id) {
-    lib.show('drill');
-    lib.thumbs.put(drill, note(t('lib.loading')));
-    drill.scrollIntoView({ block: 'nearest' });
-    let entry;
-    try { entry = await api('/api/media/' + id); } catch (e) { drill.replaceChildren(backButton(), note(readable(e))); return; }
+  let shown = null; // {entry, season}: what the drill shows
+  function draw() {
+    const { entry } = shown;
     const seasons = entry.media_type === 'series' ? entry.children : [entry];
     const tabs = el('div', { class: 'chips', role: 'tablist' });
     const list = el('ol', { class: 'episodes' });
     const pickSeason = (s) => {
+      shown.season = s.id;
       for (const b of tabs.children) b.setAttribute('aria-selected', String(b.dataset.id === String(s.id)));
       lib.thumbs.put(list, ...(s.children || []).map(episodeRow(entry)));
       if (!s.children || !s.children.length) list.append(el('li', { class: 'note' }, t('lib.noEpisodes')));
     };
     tabs.append(...seasons.map((s) => el('button', { type: 'button', class: 'chip', role: 'tab', dataset: { id: s.id }, onclick: () => pickSeason(s) },
       s.number === 0 ? t('lib.specials') : s.number != null ? t('lib.season', { n: s.number }) : entryTitle(s))));
-    drill.replaceChildren(backButton(), el('h2', {}, entryTitle(entry), entry.year ? ' (' + entry.year + ')' : ''), tabs, list);
-    if (seasons.length) pickSeason(seasons[0]);
+    lib.thumbs.put(drill, backButton(), el('h2', {}, entryTitle(entry), entry.year ? ' (' + entry.year + ')' : ''), tabs, list);
+    const season = seasons.find((s) => s.id === shown.season) || seasons[0];
+    if (season) pickSeason(season);
+  }
+  onLangChange(() => { if (shown && !drill.hidden) draw(); });
+  return async function showDrill(id) {
+    shown = null;
+    lib.show('drill');
+    lib.thumbs.put(drill, note(t('lib.loading')));
+    drill.scrollIntoView({ block: 'nearest' });
+    let entry;
+    try { entry = await api('/api/media/' + id); } catch (e) { drill.replaceChildren(backButton(), note(readable(e))); return; }
+    shown = { entry, season: null };
+    draw();
   };
 }
