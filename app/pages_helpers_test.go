@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,10 +88,17 @@ func openSignedIn(t *testing.T, ctx context.Context, base, token, path string) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+path)))
 }
 
-// look sets how the tab looks: its width (375: a phone), the system's
-// colour scheme and the language the page remembers. Reload to apply the
-// language.
+// look sets how the tab looks: its screen and the language the page
+// remembers. Reload to apply the language.
 func look(t *testing.T, ctx context.Context, width int64, scheme, lang string) {
+	t.Helper()
+	emulateScreen(t, ctx, width, scheme)
+	eval[any](t, ctx, fmt.Sprintf(`localStorage.setItem('mediateka_lang', %q); localStorage.removeItem('mediateka_theme')`, lang))
+}
+
+// emulateScreen gives the tab a screen width (under 600: a phone, 812 px
+// high) and the system's colour scheme (dark or light).
+func emulateScreen(t *testing.T, ctx context.Context, width int64, scheme string) {
 	t.Helper()
 	height, mobile := int64(800), width < 600
 	if mobile {
@@ -100,7 +111,6 @@ func look(t *testing.T, ctx context.Context, width int64, scheme, lang string) {
 	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 	require.NoError(t, err)
-	eval[any](t, ctx, fmt.Sprintf(`localStorage.setItem('mediateka_lang', %q); localStorage.removeItem('mediateka_theme')`, lang))
 }
 
 // screenshot saves the tab's whole page as name.png in dir, and also in
@@ -133,4 +143,110 @@ func slide(t *testing.T, ctx context.Context, selector string, value int) {
 	t.Helper()
 	eval[bool](t, ctx, fmt.Sprintf(`(() => { const r = document.querySelector(%q); r.value = %d;
 		r.dispatchEvent(new Event('input', {bubbles: true})); r.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, selector, value))
+}
+
+// shownPosition is the seconds a page's #time shows before the slash
+// ("1:02:03 / …"), as the person reads it.
+const shownPosition = `Number(document.getElementById('time').textContent.split(' / ')[0].split(':').reduce((a, b) => a * 60 + Number(b), 0))`
+
+// wsFrame is one room message a tab sent or received.
+type wsFrame struct {
+	sent bool
+	msg  map[string]any
+}
+
+// frameLog keeps, in order, every WebSocket message of a tab: what the
+// page itself put on the wire, which a room client cannot see (the room
+// rebuilds what it forwards).
+type frameLog struct {
+	mu     sync.Mutex
+	frames []wsFrame
+}
+
+// recordFrames starts a tab's frameLog; call it before the page opens.
+func recordFrames(t *testing.T, ctx context.Context) *frameLog {
+	t.Helper()
+	fl := &frameLog{}
+	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *network.EventWebSocketFrameSent:
+			fl.add(true, e.Response.PayloadData)
+		case *network.EventWebSocketFrameReceived:
+			fl.add(false, e.Response.PayloadData)
+		}
+	}))
+	return fl
+}
+
+func (fl *frameLog) add(sent bool, payload []byte) {
+	var m map[string]any
+	if json.Unmarshal(payload, &m) != nil {
+		return
+	}
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	fl.frames = append(fl.frames, wsFrame{sent: sent, msg: m})
+}
+
+// mark is where the log is now: since(mark) is what came after.
+func (fl *frameLog) mark() int {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return len(fl.frames)
+}
+
+func (fl *frameLog) since(mark int) []wsFrame {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return append([]wsFrame(nil), fl.frames[mark:]...)
+}
+
+// cutProxy forwards connections to a server so that a test can drop them
+// all at once, as a network does: cut() closes every connection open
+// through it (a page's room socket included); new ones go through again.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	p := &cutProxy{ln: ln, target: target}
+	t.Cleanup(func() { _ = ln.Close(); p.cut() })
+	go p.serve()
+	return p
+}
+
+func (p *cutProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *cutProxy) serve() {
+	for {
+		in, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		out, err := net.Dial("tcp", p.target)
+		if err != nil {
+			_ = in.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, in, out)
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(out, in); _ = out.Close() }()
+		go func() { _, _ = io.Copy(in, out); _ = in.Close() }()
+	}
+}
+
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
 }

@@ -53,6 +53,7 @@ func TestPagesOnPhoneAndDesktop(t *testing.T) {
 	until(t, remote, "its episodes", `document.querySelectorAll('.drill .episode img:not([hidden])').length === 2`)
 	screenshot(t, remote, dir, "remote-1280-light-en-series")
 	restyle(t, remote, 375, "dark", "ru")
+	until(t, remote, "the episodes in the new language", `document.querySelector('.drill .episode .name')?.textContent === 'Серия 1' && document.querySelector('.drill .back')?.textContent.includes('Назад')`)
 	screenshot(t, remote, dir, "remote-375-dark-ru-series")
 
 	checkLanguageAndThemeChoice(t, b, wa)
@@ -64,17 +65,7 @@ func TestPagesOnPhoneAndDesktop(t *testing.T) {
 // the language, picked with the page's own button.
 func restyle(t *testing.T, ctx context.Context, width int64, scheme, lang string) {
 	t.Helper()
-	height, mobile := int64(800), width < 600
-	if mobile {
-		height = 812
-	}
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.EmulateViewport(width, height, func(p *emulation.SetDeviceMetricsOverrideParams, _ *emulation.SetTouchEmulationEnabledParams) {
-			p.Mobile = mobile
-		})))
-	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-	require.NoError(t, err)
+	emulateScreen(t, ctx, width, scheme)
 	if eval[string](t, ctx, `document.documentElement.lang`) != lang {
 		click(t, ctx, "#lang")
 	}

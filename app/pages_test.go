@@ -100,6 +100,19 @@ func TestAssetsOfThePages(t *testing.T) {
 	}
 }
 
+// homePageCode is the built-in home page with the text of the module it
+// runs appended: what the page does is in both.
+func homePageCode(t *testing.T, ta *testApp) string {
+	t.Helper()
+	resp, page := pageGet(t, ta, "GET", "/", nil)
+	require.Equal(t, 200, resp.StatusCode)
+	m := regexp.MustCompile(`<script type="module" src="(/assets/[\w.-]+)"></script>`).FindStringSubmatch(page)
+	require.NotNil(t, m, "the home page runs a module")
+	resp, code := pageGet(t, ta, "GET", m[1], nil)
+	require.Equal(t, 200, resp.StatusCode, m[1])
+	return page + "\n" + code
+}
+
 // directives splits a Content-Security-Policy into its directives.
 func directives(csp string) map[string]string {
 	out := map[string]string{}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,8 +22,8 @@ import (
 // (it has no thumbnail).
 type screenApp struct {
 	*libApp
-	base string
-	heat int64
+	base         string
+	heat, matrix int64
 }
 
 func newScreenApp(t *testing.T) (*screenApp, func() error) {
@@ -40,10 +41,11 @@ func newScreenApp(t *testing.T) (*screenApp, func() error) {
 	la.scan(t)
 	addr, stop := runOnLoopback(t, la.testApp)
 	return &screenApp{libApp: la, base: "http://" + addr,
-		heat: la.idOf(t, "Фильмы/Боевики/Heat (1995)/Heat.1995.mp4")}, stop
+		heat: la.idOf(t, "Фильмы/Боевики/Heat (1995)/Heat.1995.mp4"), matrix: la.idOf(t, "Фильмы/Фантастика/The Matrix (1999)/The.Matrix.1999.mkv")}, stop
 }
 
-// pickOnRemote searches the remote's library for query and taps the first result.
+// pickOnRemote searches the remote's library for query and taps the first
+// result (a series opens its episodes).
 func pickOnRemote(t *testing.T, remote context.Context, query, title string) {
 	t.Helper()
 	until(t, remote, "the library is there", `document.getElementById('search') !== null`)
@@ -53,9 +55,9 @@ func pickOnRemote(t *testing.T, remote context.Context, query, title string) {
 	click(t, remote, ".results .card")
 }
 
-// position is where the player is in the film, as its page reports it
-// (a remuxed stream's own clock starts where the remux does).
-const playerPosition = `Number(document.getElementById('time').textContent.split(' / ')[0].split(':').reduce((a, b) => a * 60 + Number(b), 0))`
+// playerPosition is where the player is in the film, as its page shows
+// it (a remuxed stream's own clock starts where the remux does).
+const playerPosition = shownPosition
 
 // The issue's end-to-end run: a phone's remote and a TV's player in one
 // room, real files, a real browser.
@@ -66,6 +68,7 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 	defer closeBrowser()
 
 	player := b.tab(t, "player")
+	frames := recordFrames(t, player)
 	openSignedIn(t, player, wa.base, wa.user, "/player")
 	h264 := eval[string](t, player, `document.createElement('video').canPlayType('video/mp4; codecs="avc1.42E01E, mp4a.40.2"')`)
 	require.NotEmpty(t, h264, "this chromium cannot play H.264/AAC in MP4; the tests' videos would need another codec")
@@ -83,6 +86,7 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 	assert.NotContains(t, eval[string](t, player, `document.getElementById('video').src`), "remux=1", "an MP4 plays as it is")
 	until(t, remote, "the remote's position moves", `/^0:0[1-9] \/ 0:30$/.test(document.getElementById('time').textContent)`)
 	assert.Equal(t, "Heat (1995)", visibleText(t, remote, "#now-title"))
+	until(t, remote, "the remote shows the film's thumbnail", `(i => !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0)(document.getElementById('now-img'))`)
 	assertReportsEverySecond(t, observer)
 	assertOnlyPlayURLs(t, player)
 	assert.Equal(t, "English", eval[string](t, player, `document.querySelector('#subs option[value="0"]')?.textContent || ''`), "its subtitles are offered")
@@ -115,6 +119,7 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 
 	// The MKV with AC3 sound plays through the server's remux; a seek and
 	// another audio track reload it from where the film is.
+	switching := frames.mark()
 	pickOnRemote(t, remote, "matrix", "The Matrix")
 	until(t, player, "the MKV plays through remux", `document.getElementById('video').src.includes('remux=1') && !document.getElementById('video').paused && document.getElementById('video').currentTime > 1`)
 	until(t, remote, "its length", `document.getElementById('time').textContent.endsWith('/ 0:40')`)
@@ -127,21 +132,29 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 	click(t, remote, "#toggle")
 	until(t, player, "paused in the remux", `document.getElementById('video').paused`)
 	paused := eval[float64](t, player, playerPosition)
+	assertLeavesAtOnce(t, frames.since(switching), wa.heat, wa.matrix)
+	assertStatusNamesTheFilm(t, frames.since(0))
 
-	// The position is kept: a new player page offers to go on from there.
+	// The position is kept: a new player page offers to go on from there,
+	// and goes on from exactly there.
+	saved := savedPosition(t, wa, wa.matrix, paused)
 	require.NoError(t, chromedp.Do(player, chromedp.Reload()))
 	until(t, player, "the player is back", `document.getElementById('conn').dataset.state === 'open'`)
 	until(t, player, "continue watching offers the film", `[...document.querySelectorAll('.continue .card .name')].some(n => n.textContent === 'The Matrix')`)
+	resuming := frames.mark()
 	click(t, player, ".continue .card")
-	until(t, player, "it resumes where it stopped", fmt.Sprintf(`!document.getElementById('resume').hidden && %s >= %f && !document.getElementById('video').paused`, playerPosition, paused-2))
+	until(t, player, "it says where it resumes", `!document.getElementById('resume').hidden`)
+	assert.Equal(t, "Resumed at "+formatTime(saved)+".", visibleText(t, player, "#resume-text"))
+	assert.InDelta(t, saved, firstReport(t, frames, resuming, wa.matrix), 0.5, "the first report after resuming is where it was saved")
+	until(t, player, "and plays on", `!document.getElementById('video').paused`)
 
-	// An episode goes on to the next one at its end; the remote sees the season.
-	click(t, remote, "#toggle") // pause the film, then play the first episode from the player's library
-	require.NoError(t, chromedp.Do(player, chromedp.SendKeys(chromedp.CSS("#search"), "dark")))
-	until(t, player, "the series is found", `document.querySelector('.results .card .name')?.textContent === 'Dark'`)
-	click(t, player, ".results .card")
-	until(t, player, "its episodes", `document.querySelectorAll('.drill .episode').length === 2`)
-	click(t, player, ".drill .episode")
+	// An episode picked on the remote plays; at its end the next one
+	// follows; the remote sees the season.
+	click(t, remote, "#toggle") // pause the film
+	pickOnRemote(t, remote, "dark", "Dark")
+	until(t, remote, "its episodes", `document.querySelectorAll('.drill .episode').length === 2`)
+	click(t, remote, ".drill .episode")
+	until(t, player, "the first episode plays", `/episode 1|серия 1/.test(document.getElementById('title').textContent)`)
 	until(t, remote, "the season is the playlist", `document.querySelectorAll('#playlist .item').length === 2`)
 	until(t, player, "the next episode follows", `document.getElementById('title').textContent.includes('episode 2') || document.getElementById('title').textContent.includes('серия 2')`)
 	click(t, remote, "#stop")
@@ -154,13 +167,101 @@ func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
 // hears in three seconds of playing.
 func assertReportsEverySecond(t *testing.T, observer *roomClient) {
 	t.Helper()
-	n := 0
+	var positions []float64
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
 		if m := observer.next(); m["event"] == "status_update" && m["state"] == "playing" {
-			n++
+			positions = append(positions, m["position"].(float64))
 		}
 	}
-	assert.GreaterOrEqual(t, n, 3, "a status_update at least once a second while playing")
+	require.GreaterOrEqual(t, len(positions), 3, "a status_update at least once a second while playing")
+	for i := 1; i < len(positions); i++ {
+		assert.GreaterOrEqual(t, positions[i], positions[i-1], "the reported position never goes back: %v", positions)
+	}
+	assert.GreaterOrEqual(t, positions[len(positions)-1]-positions[0], 1.5, "the reported position moves on: %v", positions)
+}
+
+// assertStatusNamesTheFilm: every status_update the player sent while it
+// had a film names it, as the last metadata_update before did (the room
+// keeps the position of that entry alone).
+func assertStatusNamesTheFilm(t *testing.T, frames []wsFrame) {
+	t.Helper()
+	var film any
+	n := 0
+	for _, f := range frames {
+		switch {
+		case !f.sent:
+		case f.msg["event"] == "metadata_update":
+			film = f.msg["media_id"]
+		case f.msg["event"] == "status_update" && (f.msg["state"] == "playing" || f.msg["state"] == "paused"):
+			n++
+			assert.Equal(t, film, f.msg["media_id"], "%v", f.msg)
+		}
+	}
+	assert.Greater(t, n, 5, "the player's status reports were seen")
+}
+
+// assertLeavesAtOnce: once a play of another film reaches the player,
+// the film on screen is paused and said to be, before anything else is
+// sent, and no report calls it playing again.
+func assertLeavesAtOnce(t *testing.T, frames []wsFrame, old, next int64) {
+	t.Helper()
+	i := slices.IndexFunc(frames, func(f wsFrame) bool { return !f.sent && f.msg["event"] == "play" })
+	require.GreaterOrEqual(t, i, 0, "the play reached the player")
+	require.Equal(t, float64(next), frames[i].msg["media_id"])
+	j := slices.IndexFunc(frames[i:], func(f wsFrame) bool { return f.sent })
+	require.GreaterOrEqual(t, j, 0)
+	first := frames[i+j].msg
+	assert.Equal(t, []any{"status_update", "paused", float64(old)}, []any{first["event"], first["state"], first["media_id"]},
+		"the first word after the play: the old film paused (%v)", first)
+	for _, f := range frames[i:] {
+		if f.sent && f.msg["event"] == "status_update" && f.msg["state"] == "playing" {
+			assert.Equal(t, float64(next), f.msg["media_id"], "only the new film plays: %v", f.msg)
+		}
+	}
+}
+
+// savedPosition waits until the server keeps a position of media id
+// within a second of shown (the page shows whole seconds) and returns it.
+func savedPosition(t *testing.T, wa *screenApp, id int64, shown float64) float64 {
+	t.Helper()
+	var at float64
+	require.Eventually(t, func() bool {
+		resp, raw := wa.raw(t, "GET", "/api/media/continue", wa.user, nil)
+		require.Equal(t, 200, resp.StatusCode, string(raw))
+		for _, it := range entries(t, raw) {
+			if media, _ := it["media"].(map[string]any); media != nil && media["id"] == float64(id) {
+				at, _ = it["position"].(float64)
+			}
+		}
+		return at >= shown && at < shown+1
+	}, 5*time.Second, 100*time.Millisecond, "the position the page showed is kept (last seen %v)", at)
+	return at
+}
+
+// firstReport is the position of the first status_update naming media id
+// the page sent after mark.
+func firstReport(t *testing.T, frames *frameLog, mark int, id int64) float64 {
+	t.Helper()
+	var pos float64
+	require.Eventually(t, func() bool {
+		for _, f := range frames.since(mark) {
+			if f.sent && f.msg["event"] == "status_update" && f.msg["media_id"] == float64(id) {
+				pos = f.msg["position"].(float64)
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 50*time.Millisecond, "a report of the film")
+	return pos
+}
+
+// formatTime is seconds as the pages show them: 0:42, 12:05, 1:02:03.
+func formatTime(seconds float64) string {
+	s := int(seconds)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // assertOnlyPlayURLs checks that the media elements use /play's URLs

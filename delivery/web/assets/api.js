@@ -11,6 +11,12 @@ const KEY = 'mediateka_token';
 /** The stored session token, or ''. */
 export const token = () => localStorage.getItem(KEY) || '';
 
+/** Keeps a token the API itself returned at sign-in (never one read from a link). */
+export const keepToken = (tok) => localStorage.setItem(KEY, tok);
+
+/** Forgets the token: signed out. */
+export const forgetToken = () => localStorage.removeItem(KEY);
+
 /** An answer of status >= 400, or the server out of reach (status 0, code "network"). */
 export class ApiError extends Error {
   constructor(status, code, message, fields) {
@@ -42,7 +48,7 @@ export function readable(err) {
 
 /** Forgets the token and goes to the home page's sign-in, to come back here. */
 export function signIn() {
-  localStorage.removeItem(KEY);
+  forgetToken();
   location.assign('/?next=' + encodeURIComponent(location.pathname + location.search));
 }
 
@@ -50,7 +56,8 @@ export function signIn() {
  * Calls the API: JSON in (body), JSON out (null for 204). A 401 signs the
  * person out and leaves for the sign-in page. Options: method, body,
  * signal, keepalive (a last report as the page goes away), blob (the
- * answer as a Blob).
+ * answer as a Blob), signIn: false (a 401 is the caller's to handle: the
+ * sign-in page itself).
  */
 export async function api(path, opts = {}) {
   const headers = {};
@@ -64,17 +71,17 @@ export async function api(path, opts = {}) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, 'network', t('err.network'));
   }
-  if (!r.ok) throw await failure(r);
+  if (!r.ok) throw await failure(r, opts.signIn !== false);
   if (opts.blob) return r.blob();
   if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
   return r.json();
 }
 
-async function failure(r) {
+async function failure(r, leave) {
   const body = await r.json().catch(() => null);
   const e = (body && body.error) || {};
   const err = new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  if (r.status === 401) signIn();
+  if (r.status === 401 && leave) signIn();
   return err;
 }
 
@@ -82,9 +89,13 @@ async function failure(r) {
 export const me = () => api('/api/auth/me');
 
 // Thumbnails are fetched with the header and shown as blob: URLs. They are
-// made by ffmpeg on first request, so only a few are asked for at once;
-// each id is fetched once per page and kept (null when there is none).
-const thumbs = new Map();
+// made by ffmpeg on first request, so only a few are asked for at once.
+// The last `kept` are remembered (null when an entry has none), the one
+// used longest ago is forgotten first and its blob: URL revoked, so a long
+// evening of browsing does not keep every picture in memory. An <img>
+// that already shows a revoked URL keeps showing it.
+const kept = 200;
+const thumbs = new Map(); // id → Promise of a blob: URL or null, oldest use first
 const waiting = [];
 let running = 0;
 let noRoute = false; // the server has no thumbnail route: stop asking
@@ -92,8 +103,16 @@ const parallel = 3;
 
 /** A blob: URL of the thumbnail of media id, or null when it has none. */
 export function thumbnail(id) {
-  if (!thumbs.has(id)) thumbs.set(id, new Promise((resolve) => { waiting.push({ id, resolve }); pump(); }));
-  return thumbs.get(id);
+  let p = thumbs.get(id);
+  if (p) thumbs.delete(id); // used now: the newest again
+  else p = new Promise((resolve) => { waiting.push({ id, resolve }); pump(); });
+  thumbs.set(id, p);
+  for (const [old, url] of thumbs) {
+    if (thumbs.size <= kept) break;
+    thumbs.delete(old);
+    url.then((u) => { if (u) URL.revokeObjectURL(u); });
+  }
+  return p;
 }
 
 function pump() {

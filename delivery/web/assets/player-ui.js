@@ -5,7 +5,9 @@
 // and → move 10 s, ↑ and ↓ change the volume, F is full screen, M mutes;
 // letters are read by key position, so a Russian layout works the same.
 import { t } from './i18n.js';
-import { el, formatTime } from './ui.js';
+import { el, formatTime, seekBar } from './ui.js';
+
+const $ = (id) => document.getElementById(id);
 
 /**
  * Wires the controls of /player. report() tells the room, stop() and
@@ -13,82 +15,79 @@ import { el, formatTime } from './ui.js';
  * the page makes when what plays changes.
  */
 export function wireControls({ video, pb, report, stop, next, title }) {
-  const $ = (id) => document.getElementById(id);
-  const seek = $('seek');
   const volume = $('volume');
-  let dragging = false;
-  let resumeTimer = 0;
-
+  const drawSeek = seekBar($('seek'), $('time'), {
+    position: () => pb.position(), duration: () => pb.duration(),
+    onSeek: (s) => { pb.seek(s); report(); },
+  });
   function draw() {
     $('toggle').dataset.state = pb.state() === 'playing' ? 'playing' : 'paused';
-    const d = pb.duration();
-    if (!dragging) {
-      seek.max = String(Math.max(0, Math.floor(d)));
-      seek.value = String(Math.floor(pb.position()));
-    }
-    $('time').textContent = formatTime(dragging ? Number(seek.value) : pb.position()) + ' / ' + formatTime(d);
+    drawSeek();
     $('mute').dataset.state = video.muted || video.volume === 0 ? 'muted' : 'sound';
     if (document.activeElement !== volume) volume.value = String(video.muted ? 0 : Math.round(video.volume * 100));
   }
-
-  function togglePlay() {
-    if (!pb.play) return;
-    if (video.paused) { $('tap').hidden = true; pb.start(); } else video.pause();
-  }
-
-  function moveBy(seconds) {
-    pb.seek(pb.position() + seconds);
-    report();
-    draw();
-  }
-
-  function fullscreen() {
-    const stage = $('stage');
-    if (document.fullscreenElement) document.exitFullscreen();
-    else if (stage.requestFullscreen) stage.requestFullscreen().catch(() => {});
-    else if (video.webkitEnterFullscreen) video.webkitEnterFullscreen();
-  }
+  const actions = {
+    toggle() {
+      if (!pb.play) return;
+      if (video.paused) { $('tap').hidden = true; pb.start(); } else video.pause();
+    },
+    moveBy(seconds) { pb.seek(pb.position() + seconds); report(); draw(); },
+    louder(step) { if (step > 0) video.muted = false; video.volume = Math.min(1, Math.max(0, video.volume + step)); },
+    mute() { video.muted = !video.muted; },
+    fullscreen,
+  };
 
   for (const ev of ['timeupdate', 'play', 'pause', 'volumechange', 'loadedmetadata', 'emptied']) video.addEventListener(ev, draw);
   setInterval(draw, 500);
-  $('toggle').addEventListener('click', togglePlay);
+  $('toggle').addEventListener('click', actions.toggle);
   $('tap').addEventListener('click', () => { $('tap').hidden = true; pb.start(); });
   $('stop').addEventListener('click', stop);
   $('next').addEventListener('click', next);
   $('fullscreen').addEventListener('click', fullscreen);
-  $('mute').addEventListener('click', () => { video.muted = !video.muted; });
+  $('mute').addEventListener('click', actions.mute);
   volume.addEventListener('input', () => { video.muted = false; video.volume = Number(volume.value) / 100; });
-  seek.addEventListener('input', () => { dragging = true; draw(); });
-  seek.addEventListener('change', () => { dragging = false; pb.seek(Number(seek.value)); report(); draw(); });
-  seek.addEventListener('pointerup', () => setTimeout(() => { dragging = false; }, 300));
   $('audio').addEventListener('change', (e) => pb.setAudio(Number(e.target.value)));
   $('subs').addEventListener('change', (e) => pb.setSubtitle(Number(e.target.value)));
   $('start-over').addEventListener('click', () => { pb.seek(0); report(); $('resume').hidden = true; });
+  wireKeys(pb, actions);
+  return view(pb, title, draw);
+}
 
+function fullscreen() {
+  const stage = $('stage');
+  const video = $('video');
+  if (document.fullscreenElement) document.exitFullscreen();
+  else if (stage.requestFullscreen) stage.requestFullscreen().catch(() => {});
+  else if (video.webkitEnterFullscreen) video.webkitEnterFullscreen();
+}
+
+/** The keyboard, while something plays and the person is not typing in a field. */
+function wireKeys(pb, a) {
+  const keys = {
+    Space: a.toggle, KeyK: a.toggle, ArrowLeft: () => a.moveBy(-10), ArrowRight: () => a.moveBy(10),
+    ArrowUp: () => a.louder(0.05), ArrowDown: () => a.louder(-0.05), KeyF: a.fullscreen, KeyM: a.mute,
+  };
   document.addEventListener('keydown', (e) => {
     const tag = e.target.tagName;
-    if (e.ctrlKey || e.metaKey || e.altKey || !pb.play) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || !pb.play || !keys[e.code]) return;
     if ((tag === 'INPUT' && e.target.type !== 'range') || tag === 'SELECT' || tag === 'TEXTAREA' || e.target.isContentEditable) return;
-    switch (e.code) {
-      case 'Space': case 'KeyK': togglePlay(); break;
-      case 'ArrowLeft': moveBy(-10); break;
-      case 'ArrowRight': moveBy(10); break;
-      case 'ArrowUp': video.muted = false; video.volume = Math.min(1, video.volume + 0.05); break;
-      case 'ArrowDown': video.volume = Math.max(0, video.volume - 0.05); break;
-      case 'KeyF': fullscreen(); break;
-      case 'KeyM': video.muted = !video.muted; break;
-      default: return;
-    }
+    keys[e.code]();
     e.preventDefault(); // no page scroll, no second press of a focused button
   });
+}
 
-  function options(select, items, label, none) {
-    const opts = items.map((it) => el('option', { value: String(it.index) }, label(it)));
-    if (none) opts.unshift(el('option', { value: '-1' }, t('ctl.subsOff')));
-    select.replaceChildren(...opts);
-    select.hidden = items.length < (none ? 1 : 2);
-  }
+function options(select, items, label, none) {
+  const opts = items.map((it) => el('option', { value: String(it.index) }, label(it)));
+  if (none) opts.unshift(el('option', { value: '-1' }, t('ctl.subsOff')));
+  select.replaceChildren(...opts);
+  select.hidden = items.length < (none ? 1 : 2);
+}
 
+const audioLabel = (a) => a.label || [a.language, a.codec, a.channels ? a.channels + 'ch' : ''].filter(Boolean).join(' ') || '#' + a.index;
+
+/** What the page shows of what plays: its title, tracks and the resume note. */
+function view(pb, title, draw) {
+  let resumeTimer = 0;
   /** Names what plays and offers the next episode when its season has one. */
   function titled(cur) {
     $('title').hidden = !cur;
@@ -96,7 +95,6 @@ export function wireControls({ video, pb, report, stop, next, title }) {
     const i = cur ? cur.queue.findIndex((e) => e.id === cur.entry.id) : -1;
     $('next').hidden = !(i >= 0 && i + 1 < cur.queue.length);
   }
-
   return {
     titled,
     /** Something new plays (cur), or nothing (null). */
@@ -108,7 +106,7 @@ export function wireControls({ video, pb, report, stop, next, title }) {
       const play = cur ? cur.play : {};
       $('warning').hidden = !play.warning;
       $('warning').textContent = play.warning || '';
-      options($('audio'), play.audio_tracks || [], (a) => a.label || [a.language, a.codec, a.channels ? a.channels + 'ch' : ''].filter(Boolean).join(' ') || '#' + a.index);
+      options($('audio'), play.audio_tracks || [], audioLabel);
       if (pb.audioTrack() != null) $('audio').value = String(pb.audioTrack());
       options($('subs'), play.subtitles || [], (s) => s.label || s.language || '#' + s.index, true);
       titled(cur);

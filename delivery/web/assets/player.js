@@ -72,6 +72,7 @@ function report(now) {
   const msg = { event: 'status_update', state: pb.state(), position: Math.round(pb.position() * 10) / 10,
     duration: Math.round(pb.duration() * 10) / 10, volume: video.muted ? 0 : Math.round(video.volume * 100) };
   if (msg.state === 'stopped' || msg.state === 'idle') msg.position = 0;
+  else if (current) msg.media_id = current.entry.id; // the room keeps the position of this entry, no other
   room.send(msg);
 }
 
@@ -116,15 +117,18 @@ function neutralTitle(e) {
  */
 async function playMedia(id, given = {}) {
   const mine = ++loading;
+  const before = current;
+  leave();
   let entry, play;
   try {
     [entry, play] = await Promise.all([given.entry || api('/api/media/' + id), given.play || api('/api/media/' + id + '/play')]);
   } catch (e) {
-    if (mine === loading) toast(e.code === 'not_found' ? t('err.no_play') : describe(e.code, e.message));
+    if (mine !== loading) return;
+    toast(e.code === 'not_found' ? t('err.no_play') : describe(e.code, e.message));
+    if (before) before.leaving = false; // still the one on screen: it may go on
     return;
   }
   if (mine !== loading) return;
-  saveProgress();
   current = { entry, play, season: null, queue: [entry] };
   $('tap').hidden = true;
   const from = pb.load(play, given.position);
@@ -167,28 +171,45 @@ async function playNext() {
   if (next) playMedia(next.id, { entry: next }); else stop();
 }
 
-function stop() {
+/**
+ * Another film is asked for: the one on screen is saved and paused at
+ * once, and says so, so that while the next one loads no report of this
+ * one as playing reaches the room (it could count as watched there).
+ */
+function leave() {
+  if (!current || current.leaving) return;
   saveProgress();
+  current.leaving = true;
+  video.pause();
+  report(true);
+}
+
+function stop() {
+  const saved = saveProgress();
   loading++;
   current = null;
   $('tap').hidden = true;
   pb.stop();
   ui.loaded(null);
   report(true);
-  if (library) library.refresh();
+  // Continue watching is read again once the position is written.
+  if (library) saved.finally(() => library.refresh());
 }
 
 // ---- watching position -----------------------------------------------------
 
-/** PUT /progress of what plays (keepalive: the page is going away). */
+/**
+ * PUT /progress of what plays (keepalive: the page is going away).
+ * Resolves once written (or failed); never rejects.
+ */
 function saveProgress(keepalive) {
-  if (!current || !progressRoute) return;
+  if (!current || current.leaving || !progressRoute) return Promise.resolve();
   const position = pb.position();
   const duration = pb.duration();
-  if (!(duration > 0) || position < 1) return;
+  if (!(duration > 0) || position < 1) return Promise.resolve();
   lastSaved = Date.now();
-  api('/api/media/' + current.entry.id + '/progress', { method: 'PUT', body: { position, duration }, keepalive })
-    .catch((e) => { if (e.code === 'not_found') progressRoute = false; });
+  return api('/api/media/' + current.entry.id + '/progress', { method: 'PUT', body: { position, duration }, keepalive })
+    .then(() => {}, (e) => { if (e.code === 'not_found') progressRoute = false; });
 }
 
 // ---- start -----------------------------------------------------------------
@@ -196,11 +217,11 @@ function saveProgress(keepalive) {
 const ui = wireControls({ video, pb, report, stop, next: playNext, title: () => displayTitle() });
 for (const ev of ['play', 'pause', 'playing', 'seeked', 'volumechange', 'loadedmetadata', 'emptied']) video.addEventListener(ev, () => report());
 video.addEventListener('pause', () => saveProgress());
-video.addEventListener('ended', () => { saveProgress(); playNext(); });
+video.addEventListener('ended', playNext); // the next film's start (or the stop) saves this one's end
 video.addEventListener('error', () => { if (current && video.error) toast(t('err.media', { m: video.error.message || video.error.code })); });
 addEventListener('pagehide', () => saveProgress(true));
 setInterval(() => {
-  if (pb.state() !== 'playing') return;
+  if (pb.state() !== 'playing' || (current && current.leaving)) return;
   report(true);
   if (Date.now() - lastSaved > 10000) saveProgress();
 }, 1000);

@@ -5,7 +5,7 @@
 // command the room refuses comes back as an error event and is shown.
 import { thumbnail, describe } from './api.js';
 import { t, onLangChange } from './i18n.js';
-import { startPage, connectionView, toast, el, formatTime } from './ui.js';
+import { startPage, connectionView, toast, el, seekBar } from './ui.js';
 import { connectRoom } from './room.js';
 import { createLibrary } from './library.js';
 
@@ -17,7 +17,7 @@ let status = { state: 'idle', position: 0, duration: 0 };
 let statusAt = 0; // performance.now() of the last status
 let meta = null;
 let playlist = [];
-let seeking = false;
+let library = null;
 let volumeAt = -Infinity; // when the person last moved the volume: reports do not fight the thumb
 
 function join(name) {
@@ -34,6 +34,7 @@ function onMessage(m) {
   switch (m.event) {
     case 'presence': players = m.players; drawPresence(); break;
     case 'status_update':
+      if (m.state === 'stopped' && status.state !== 'stopped') refreshLater();
       status = m;
       statusAt = performance.now();
       if (m.volume != null && performance.now() - volumeAt > 1500) { $('volume').value = String(m.volume); $('volume-value').value = String(m.volume); }
@@ -70,13 +71,19 @@ function drawStatus() {
   drawPlaylist();
 }
 
-function drawTime() {
-  const seek = $('seek');
-  if (!seeking) {
-    seek.max = String(Math.max(0, Math.floor(status.duration || 0)));
-    seek.value = String(Math.floor(position()));
-  }
-  $('time').textContent = formatTime(seeking ? Number(seek.value) : position()) + ' / ' + formatTime(status.duration);
+const drawTime = seekBar($('seek'), $('time'), {
+  position, duration: () => status.duration || 0,
+  onSeek(to) {
+    send({ event: 'seek', position: to });
+    status = { ...status, position: to }; // shown at once; the player's next report confirms it
+    statusAt = performance.now();
+  },
+});
+
+// Playback stopped: the player saves the position as it stops, so
+// continue watching is read again a moment later.
+function refreshLater() {
+  if (library) setTimeout(library.refresh, 1000);
 }
 
 function drawMeta() {
@@ -86,10 +93,11 @@ function drawMeta() {
   $('now-title').textContent = meta ? meta.title + (meta.year ? ' (' + meta.year + ')' : '') : t('remote.nothing');
   document.querySelector('#now-thumb .letter').textContent = meta ? meta.title.slice(0, 1) : '';
   if (!meta) return;
+  // Only this page's own fetch of the entry's thumbnail (a blob: URL),
+  // never an address from the room: in a shared room anyone may be the
+  // player, and an address of theirs would tell them who looks.
   const shown = meta;
-  const external = /^https?:\/\//.test(meta.thumbnail_url || '');
-  const url = external ? Promise.resolve(meta.thumbnail_url) : meta.media_id ? thumbnail(meta.media_id) : Promise.resolve(null);
-  url.then((u) => { if (u && meta === shown) { img.src = u; img.hidden = false; } });
+  if (meta.media_id) thumbnail(meta.media_id).then((u) => { if (u && meta === shown) { img.src = u; img.hidden = false; } });
   drawPlaylist();
 }
 
@@ -133,22 +141,11 @@ $('stop').addEventListener('click', () => send({ event: 'stop' }));
 $('back10').addEventListener('click', () => seekBy(-10));
 $('fwd10').addEventListener('click', () => seekBy(10));
 $('volume').addEventListener('input', sendVolume);
-$('seek').addEventListener('input', () => { seeking = true; drawTime(); });
-$('seek').addEventListener('change', () => {
-  seeking = false;
-  const position = Number($('seek').value);
-  send({ event: 'seek', position });
-  status = { ...status, position }; // shown at once; the player's next report confirms it
-  statusAt = performance.now();
-});
-// A drag released where it started sends no change: stop holding the bar
-// (a moment later, so a change that does come still reads the thumb).
-$('seek').addEventListener('pointerup', () => setTimeout(() => { seeking = false; }, 300));
 setInterval(drawTime, 250);
 onLangChange(drawAll);
 
 const { room: name } = await startPage(join);
 join(name);
-createLibrary($('library'), {
+library = createLibrary($('library'), {
   onPick: (e) => { send({ event: 'play', file: 'media:' + e.id }); scrollTo({ top: 0, behavior: 'smooth' }); },
 });

@@ -36,6 +36,31 @@ export function formatTime(seconds) {
   return h ? h + ':' + String(m).padStart(2, '0') + ':' + ss : m + ':' + ss;
 }
 
+/**
+ * Wires a seek bar (a range input) and its time label ("0:42 / 1:40").
+ * position() and duration() say where the film is; while the person drags
+ * the thumb the bar is theirs and the label shows where it would go; where
+ * the drag ends, onSeek(seconds) runs. Returns draw(), to call whenever the
+ * position may have moved.
+ */
+export function seekBar(input, label, { position, duration, onSeek }) {
+  let dragging = false;
+  function draw() {
+    const d = duration();
+    if (!dragging) {
+      input.max = String(Math.max(0, Math.floor(d)));
+      input.value = String(Math.floor(position()));
+    }
+    label.textContent = formatTime(dragging ? Number(input.value) : position()) + ' / ' + formatTime(d);
+  }
+  input.addEventListener('input', () => { dragging = true; draw(); });
+  input.addEventListener('change', () => { dragging = false; onSeek(Number(input.value)); draw(); });
+  // A drag released where it started sends no change: stop holding the bar
+  // (a moment later, so a change that does come still reads the thumb).
+  input.addEventListener('pointerup', () => setTimeout(() => { dragging = false; }, 300));
+  return draw;
+}
+
 /** Shows text in the page's message area for a few seconds. kind: 'error' or 'info'. */
 export function toast(text, kind = 'error') {
   let box = document.getElementById('toasts');
