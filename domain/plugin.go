@@ -80,3 +80,17 @@ type PluginStatus struct {
 // DISABLED_PLUGINS names it, its config is invalid or its Setup declined.
 // Switching it on cannot start it, so the request conflicts with the state.
 var ErrPluginNotLoaded = NewError(KindConflict, "plugin_not_loaded", "the plugin is not loaded (DISABLED_PLUGINS, an invalid config or a failed setup), so it cannot be enabled")
+
+// NoBackground is embedded by plugins that answer messages and keep
+// nothing running between them: Start, Stop and Teardown have nothing to
+// do. One definition instead of the same three empty methods in each.
+type NoBackground struct{}
+
+// Start implements Plugin: nothing to start.
+func (NoBackground) Start(context.Context) error { return nil }
+
+// Stop implements Plugin: nothing to stop.
+func (NoBackground) Stop(context.Context) error { return nil }
+
+// Teardown implements Plugin: nothing to release.
+func (NoBackground) Teardown(context.Context) error { return nil }

@@ -93,6 +93,7 @@ func (s Subtitles) Validate() error {
 
 // Plugin is the media layer.
 type Plugin struct {
+	domain.NoBackground
 	d Deps
 
 	mu     sync.Mutex
@@ -172,15 +173,6 @@ func (p *Plugin) Setup(ctx context.Context) (bool, error) {
 	}
 	return true, nil
 }
-
-// Start implements domain.Plugin; the plugin has nothing running.
-func (p *Plugin) Start(context.Context) error { return nil }
-
-// Stop implements domain.Plugin.
-func (p *Plugin) Stop(context.Context) error { return nil }
-
-// Teardown implements domain.Plugin.
-func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers subtitle commands and questions and track questions; any
 // other message passes ("").

@@ -54,6 +54,7 @@ type Deps struct {
 
 // Plugin is the media organizer.
 type Plugin struct {
+	domain.NoBackground
 	lib     Library
 	notices ScanWatcher
 	counter Counter
@@ -79,15 +80,6 @@ func (p *Plugin) Description() string {
 
 // Setup declines to load without a library to ask.
 func (p *Plugin) Setup(context.Context) (bool, error) { return p.lib != nil, nil }
-
-// Start implements domain.Plugin; there is nothing to run in the background.
-func (p *Plugin) Start(context.Context) error { return nil }
-
-// Stop implements domain.Plugin.
-func (p *Plugin) Stop(context.Context) error { return nil }
-
-// Teardown implements domain.Plugin.
-func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers a library question, or returns "" to pass the message on.
 // Scans, scan status, audits, duplicate reports and classification are what

@@ -29,6 +29,7 @@ type Service interface {
 
 // Plugin is the torrents plugin.
 type Plugin struct {
+	domain.NoBackground
 	svc Service
 	log *slog.Logger
 }
@@ -51,15 +52,6 @@ func (p *Plugin) Description() string {
 
 // Setup declines to load without the torrents use case.
 func (p *Plugin) Setup(context.Context) (bool, error) { return p.svc != nil, nil }
-
-// Start implements domain.Plugin; nothing runs in the background.
-func (p *Plugin) Start(context.Context) error { return nil }
-
-// Stop implements domain.Plugin.
-func (p *Plugin) Stop(context.Context) error { return nil }
-
-// Teardown implements domain.Plugin.
-func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers a torrent request or passes ("").
 func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {

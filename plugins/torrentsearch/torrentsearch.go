@@ -41,6 +41,7 @@ const (
 
 // Plugin is the torrent search plugin.
 type Plugin struct {
+	domain.NoBackground
 	search Searcher
 	down   Downloader
 	log    *slog.Logger
@@ -75,15 +76,6 @@ func (p *Plugin) Setup(context.Context) (bool, error) {
 	}
 	return true, nil
 }
-
-// Start implements domain.Plugin.
-func (p *Plugin) Start(context.Context) error { return nil }
-
-// Stop implements domain.Plugin.
-func (p *Plugin) Stop(context.Context) error { return nil }
-
-// Teardown implements domain.Plugin.
-func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // Handle answers a search or a pick, or passes ("").
 func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
