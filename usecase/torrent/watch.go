@@ -27,7 +27,8 @@ type WatchOptions struct {
 	// library folders); nil scans nothing. A domain Conflict (a scan is
 	// running) is tried again at the next look; other errors drop the paths.
 	Scan func(paths []string) error
-	// Logger is where the client's being down is told, once per outage.
+	// Logger is where the client's being down is told, once per outage:
+	// a warning once it had answered, an information line before.
 	Logger *slog.Logger
 }
 
@@ -81,7 +82,14 @@ func (w *Watcher) Run(ctx context.Context) error {
 func (w *Watcher) Poll(ctx context.Context) {
 	ts, err := w.client.List(ctx)
 	if err != nil {
-		if !w.down && ctx.Err() == nil {
+		switch {
+		case w.down || ctx.Err() != nil:
+		case !w.primed:
+			// Never reached since the start: most likely a server that does
+			// not use torrents at all (the default URL is a guess), so this
+			// is news, not a fault.
+			w.log.Info("no torrent client answers; the torrent poller keeps looking", "err", err.Error())
+		default:
 			w.log.Warn("the torrent poller cannot reach the torrent client; trying again", "err", err.Error())
 		}
 		w.down = true

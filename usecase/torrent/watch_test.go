@@ -1,6 +1,10 @@
 package torrent
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,3 +45,43 @@ func TestWatcherAnnouncesOnlyWhatFinishedSinceItsFirstLook(t *testing.T) {
 		assert.Equal(t, l.want, hashes(w.update(l.list)), l.why)
 	}
 }
+
+// listOnly is a torrent client whose list fails while down is set.
+type listOnly struct {
+	Client
+	down bool
+}
+
+func (c *listOnly) List(context.Context, ...string) ([]domain.Torrent, error) {
+	if c.down {
+		return nil, domain.ErrTorrentClientUnavailable
+	}
+	return nil, nil
+}
+
+// A server that never had a torrent client (the default URL is a guess)
+// is told so once, as information; a client that answered and then went
+// away is a warning, once per outage.
+func TestWatcherWarnsOnlyAboutAClientThatWasThere(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	c := &listOnly{down: true}
+	w := NewWatcher(c, WatchOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Events: noEvents{}})
+	ctx := context.Background()
+	w.Poll(ctx)
+	w.Poll(ctx)
+	assert.Equal(t, 1, strings.Count(logs.String(), "level=INFO msg=\"no torrent client answers"), logs.String())
+	assert.NotContains(t, logs.String(), "level=WARN")
+
+	c.down = false
+	w.Poll(ctx)
+	c.down = true
+	w.Poll(ctx)
+	w.Poll(ctx)
+	assert.Equal(t, 1, strings.Count(logs.String(), "level=WARN"), logs.String())
+}
+
+// noEvents drops what the watcher publishes.
+type noEvents struct{}
+
+func (noEvents) Publish(domain.Event) {}
