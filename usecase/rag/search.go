@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"mediateka/domain"
 )
@@ -12,6 +13,8 @@ import (
 const (
 	DefaultTopK = 5
 	MaxTopK     = 50
+	// maxQueryChars bounds a query: longer text is not a question.
+	maxQueryChars = 1000
 )
 
 // Query is one semantic search: Text, the TopK best (0 means
@@ -66,6 +69,9 @@ func checkQuery(q *Query) (kind, error) {
 	q.Text = strings.TrimSpace(q.Text)
 	if q.Text == "" {
 		return 0, domain.ErrInvalid("the query must not be empty", map[string]string{"query": "must not be empty"})
+	}
+	if utf8.RuneCountInString(q.Text) > maxQueryChars {
+		return 0, domain.ErrInvalid("the query is too long", map[string]string{"query": "must be at most 1000 characters"})
 	}
 	if q.TopK == 0 {
 		q.TopK = DefaultTopK
