@@ -96,7 +96,7 @@ func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slo
 func pluginDeps(repos repositories, ai aiParts, lib libraryParts, torrents torrentParts, notices *notice.Service, log *slog.Logger) plugins.Deps {
 	d := plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
 		Catalog: lib.catalog, Subtitles: lib.catalog, Library: lib.library, ScanNotices: notices,
-		Torrents: torrents.svc, TorrentSearch: torrents.search}
+		Torrents: torrents.svc, TorrentSearch: torrents.search, RAG: lib.rag}
 	if ai.counter != nil {
 		d.Counter = ai.counter
 	}
