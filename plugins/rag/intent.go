@@ -24,7 +24,7 @@ var triggers = []string{
 // fillers are words that carry no meaning for the search.
 var fillers = map[string]bool{
 	"мне": true, "нам": true, "пожалуйста": true, "что": true, "нибудь": true, "то": true, "посмотреть": true,
-	"вроде": true, "на": true, "me": true, "please": true, "a": true, "an": true, "the": true, "some": true,
+	"вроде": true, "на": true, "про": true, "о": true, "об": true, "me": true, "please": true, "a": true, "an": true, "the": true, "some": true,
 	"something": true, "like": true, "to": true, "watch": true, "movie": true, "film": true, "фильм": true,
 	"can": true, "you": true, "i": true, "for": true, "about": true, "find": true,
 }
