@@ -57,6 +57,11 @@ func ragCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mediateka:", describe(err))
 		return exitFailed
 	}
+	return printRAG(stdout, stderr, st)
+}
+
+// printRAG prints a build's summary and returns the exit code.
+func printRAG(stdout, stderr io.Writer, st rag.Status) int {
 	fmt.Fprintf(stdout, "rag build %s: %d of %d entries indexed, %d embedded, %s %s %d dimensions\n", st.State,
 		st.Indexed, st.Total, st.Embedded, st.Provider, st.Model, st.Dimensions)
 	if st.Failure != "" {

@@ -1,7 +1,9 @@
 package rag
 
 import (
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"mediateka/domain"
@@ -92,16 +94,44 @@ type hit struct {
 	score float32
 }
 
+// parallelFrom is the index size from which a search is split across the
+// cores: below it the goroutines cost more than they save.
+const parallelFrom = 20_000
+
 // search scores every entry of kind want (kindOther: any) against q, a
 // unit vector like the stored ones, so the dot product is the cosine, and
-// returns the k best with a positive score, best first.
+// returns the k best with a positive score, best first. A large index is
+// scored in one part per core, and the parts' best are merged.
 func (ix *index) search(q []float32, want kind, k int) []hit {
-	d := ix.id.dims
-	if len(q) != d || k <= 0 {
+	if len(q) != ix.id.dims || k <= 0 {
 		return nil
 	}
+	parts := 1
+	if len(ix.ids) >= parallelFrom {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	tops := make([][]hit, parts)
+	var wg sync.WaitGroup
+	step := (len(ix.ids) + parts - 1) / parts
+	for p := range parts {
+		from, to := p*step, min((p+1)*step, len(ix.ids))
+		wg.Go(func() { tops[p] = ix.scan(q, want, k, from, to) })
+	}
+	wg.Wait()
+	var top []hit
+	for _, t := range tops {
+		for _, h := range t {
+			top = insertHit(top, h, k)
+		}
+	}
+	return top
+}
+
+// scan keeps the k best of entries [from, to).
+func (ix *index) scan(q []float32, want kind, k, from, to int) []hit {
+	d := ix.id.dims
 	top := make([]hit, 0, k+1)
-	for i, id := range ix.ids {
+	for i := from; i < to; i++ {
 		if want != kindOther && ix.kinds[i] != want {
 			continue
 		}
@@ -109,18 +139,25 @@ func (ix *index) search(q []float32, want kind, k int) []hit {
 		if s <= 0 || (len(top) == k && s <= top[k-1].score) {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(top, s, func(h hit, s float32) int {
-			if h.score >= s {
-				return -1
-			}
-			return 1
-		})
-		top = slices.Insert(top, at, hit{id: id, score: s})
-		if len(top) > k {
-			top = top[:k]
-		}
+		top = insertHit(top, hit{id: ix.ids[i], score: s}, k)
 	}
 	return top
+}
+
+// insertHit puts h into top (best first, at most k), ties keeping the
+// earlier entry first.
+func insertHit(top []hit, h hit, k int) []hit {
+	at, _ := slices.BinarySearchFunc(top, h.score, func(x hit, s float32) int {
+		if x.score >= s {
+			return -1
+		}
+		return 1
+	})
+	if at >= k {
+		return top
+	}
+	top = slices.Insert(top, at, h)
+	return top[:min(len(top), k)]
 }
 
 // dot is the dot product of two vectors of equal length, four lanes at a
