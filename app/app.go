@@ -19,6 +19,7 @@ import (
 
 	"mediateka/config"
 	deliveryhttp "mediateka/delivery/http"
+	"mediateka/domain"
 	"mediateka/plugins"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/auth"
@@ -35,6 +36,9 @@ type Options struct {
 	Warnings []string
 	// Plugins overrides the registry (tests); nil means plugins.Builtins().
 	Plugins []plugins.Entry
+	// Embedder overrides the embedder of semantic search (tests); nil
+	// means the default one.
+	Embedder domain.Embedder
 }
 
 // App is one mediateka: what New built, and the lifecycle Run drives.
@@ -118,7 +122,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if a.uc, err = newUseCases(ctx, a.cfg, a.repos, a.log); err != nil {
 		return err
 	}
-	if a.lib, err = newLibrary(a.cfg, a.repos, a.log); err != nil {
+	if a.lib, err = newLibrary(a.cfg, a.repos, opt.Embedder, a.log); err != nil {
 		return err
 	}
 	a.life.add(a.lib.components()...)

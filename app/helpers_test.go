@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/config"
+	"mediateka/domain"
 	"mediateka/plugins"
 )
 
@@ -59,6 +60,8 @@ type appOptions struct {
 	// beside writes files into the folder of config.json (search_dirs.json)
 	// before the configuration is loaded.
 	beside func(dir string)
+	// embedder is semantic search's embedder (nil: the default one).
+	embedder domain.Embedder
 }
 
 // buildTestApp is the one builder of test apps: a temporary folder holding
@@ -77,7 +80,7 @@ func buildTestApp(t testing.TB, o appOptions) *testApp {
 	cfg, _, err := config.Load(filepath.Join(dir, "config.json"), func(k string) (string, bool) { v, ok := full[k]; return v, ok })
 	require.NoError(t, err)
 	stderr := &syncBuffer{}
-	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: o.plugins})
+	a, err := New(context.Background(), cfg, Options{Version: "test", Stderr: stderr, Plugins: o.plugins, Embedder: o.embedder})
 	require.NoError(t, err)
 	t.Cleanup(a.Close)
 	return &testApp{App: a, cfg: a.cfg, stderr: stderr}

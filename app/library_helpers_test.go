@@ -35,8 +35,15 @@ func newLibApp(t *testing.T, dirs func(root string) any) *libApp {
 // provider of classification tests).
 func newLibAppEnv(t *testing.T, dirs func(root string) any, extra map[string]string) *libApp {
 	t.Helper()
+	return newLibAppWith(t, dirs, appOptions{env: extra})
+}
+
+// newLibAppWith is newLibApp with the app options o (their beside is the
+// library's).
+func newLibAppWith(t *testing.T, dirs func(root string) any, o appOptions) *libApp {
+	t.Helper()
 	var root string
-	ta := buildTestApp(t, appOptions{env: extra, beside: func(dir string) {
+	o.beside = func(dir string) {
 		root = filepath.Join(dir, "library")
 		require.NoError(t, os.MkdirAll(root, 0o755))
 		var list any = []map[string]string{{"path": root, "disk": "Disk 1"}}
@@ -46,7 +53,8 @@ func newLibAppEnv(t *testing.T, dirs func(root string) any, extra map[string]str
 		raw, err := json.Marshal(map[string]any{"dirs": list})
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "search_dirs.json"), raw, 0o600))
-	}})
+	}
+	ta := buildTestApp(t, o)
 	_, err := AddUser(context.Background(), ta.cfg, auth.NewUser{Email: "viewer@example.org", Name: "Viewer", Password: "viewer-password"})
 	require.NoError(t, err)
 	return &libApp{testApp: ta, root: root, admin: ta.login(t, "admin@localhost", ta.initialPassword(t)),

@@ -69,7 +69,7 @@ func newAIModel(cfg config.Config, repos repositories, keyMaster string, lib lib
 // aiModel is the model config ai names: a provider client with rotating
 // keys, or the offline assistant, which answers from the catalogue and,
 // for suggestions, from the asker's watching state (finished films are
-// left out, started ones come first).
+// left out, started ones come first) and semantic search.
 func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slog.Logger) (domain.AIModel, error) {
 	ai := cfg.AI
 	switch ai.Provider {
@@ -88,7 +88,7 @@ func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slo
 		// usually needs no key.
 		return keys.Model(c, ai.BaseURL != ""), nil
 	default:
-		return offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots, Watching: lib.watching}), nil
+		return offline.New(lib.catalog, offline.Options{Logger: log, Roots: lib.roots, Watching: lib.watching, Semantic: lib.rag}), nil
 	}
 }
 
@@ -96,7 +96,7 @@ func aiModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slo
 func pluginDeps(repos repositories, ai aiParts, lib libraryParts, torrents torrentParts, notices *notice.Service, log *slog.Logger) plugins.Deps {
 	d := plugins.Deps{Model: ai.model, Logger: log, Settings: repos.settings, Prober: ai.prober,
 		Catalog: lib.catalog, Subtitles: lib.catalog, Library: lib.library, ScanNotices: notices,
-		Torrents: torrents.svc, TorrentSearch: torrents.search}
+		Torrents: torrents.svc, TorrentSearch: torrents.search, RAG: lib.rag}
 	if ai.counter != nil {
 		d.Counter = ai.counter
 	}

@@ -22,7 +22,7 @@ func newClassify(cfg config.Config, repos repositories, chatModel domain.AIModel
 		model = chatModel
 	}
 	svc = classify.New(repos.media, model, classify.Options{
-		Events: lib.events, Listener: lib.catalog, Logger: log,
+		Events: lib.events, Listener: lib.listeners, Logger: log,
 	})
 	if !cfg.AI.ClassifyAfterScan {
 		return svc, false

@@ -14,7 +14,8 @@ import (
 // routes it mounts.
 func deliveryDeps(uc useCases, lib libraryParts, ai aiParts, ch chatUseCases, ctl controlParts) deliveryhttp.Deps {
 	d := deliveryhttp.Deps{Auth: uc.auth, Google: uc.google, Chat: ch.chat, Admin: ch.admin, Keys: ai.keys,
-		Catalog: lib.catalog, Library: lib.library, Events: lib.events, Control: ctl.ws, Watching: lib.watching}
+		Catalog: lib.catalog, Library: lib.library, Events: lib.events, Control: ctl.ws, Watching: lib.watching,
+		RAG: lib.rag}
 	if lib.classify != nil {
 		d.Classify = lib.classify
 	}

@@ -15,6 +15,7 @@ import (
 	"mediateka/usecase/classify"
 	"mediateka/usecase/event"
 	"mediateka/usecase/library"
+	"mediateka/usecase/rag"
 	"mediateka/usecase/textmatch"
 	"mediateka/usecase/watching"
 )
@@ -31,13 +32,18 @@ type libraryParts struct {
 	events   *event.Bus
 	// watching is each account's watching state of the catalogue.
 	watching *watching.Service
+	// rag is semantic search over the catalogue.
+	rag *rag.Service
+	// listeners hear of every write to the catalogue (scans, edits,
+	// classification): the title index and the semantic index.
+	listeners changeListeners
 }
 
 // newLibrary reads the library folders from search_dirs.json (a malformed
 // file stops start-up; a folder that is missing only warns; PUT
 // /api/media-admin/roots changes them later) and builds the library and
 // catalogue use cases.
-func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (libraryParts, error) {
+func newLibrary(cfg config.Config, repos repositories, emb domain.Embedder, log *slog.Logger) (libraryParts, error) {
 	roots, warnings, err := localfs.OpenRoots(cfg.SearchDirsPath())
 	if err != nil {
 		return libraryParts{}, err
@@ -51,8 +57,10 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 	lib.catalog = catalog.New(repos.media, repos.media, localfs.FS{}, catalog.Options{Logger: log,
 		Roots: roots.Roots, SearchHistoryRows: cfg.SearchHistory.MaxRows,
 		SearchHistoryAge: cfg.SearchHistory.MaxAge.D()})
+	lib.rag = newRAG(cfg, repos, lib.catalog, lib.events, emb, log)
+	lib.listeners = changeListeners{catalog: lib.catalog, rag: lib.rag}
 	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
-		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.catalog, Logger: log,
+		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.listeners, Logger: log,
 	})
 	lib.watching = watching.New(repos.watch, lib.catalog, watching.Options{})
 	for _, r := range lib.library.Roots() {
@@ -65,11 +73,13 @@ func newLibrary(cfg config.Config, repos repositories, log *slog.Logger) (librar
 
 // components are the library's long-lived parts. The search-log writer
 // comes first so it stops last and writes the history queued until the
-// very end; the scan job stops before it.
+// very end; the semantic index (whose searches it logs) and the scan job
+// stop before it.
 func (lib libraryParts) components() []component {
 	return []component{
 		{Name: "catalogue search log", Start: lib.catalog.Start,
 			Stop: func(context.Context) error { lib.catalog.Close(); return nil }},
+		{Name: "semantic search index", Start: lib.rag.Start, Stop: lib.rag.Stop},
 		{Name: "library scan job", Start: noStart, Stop: lib.library.Stop},
 	}
 }

@@ -39,6 +39,10 @@ const (
 	FieldSearchable
 	// FieldNotNull: never NULL, stored and shown as is even when empty.
 	FieldNotNull
+	// FieldDocument: part of the document text semantic search (RAG)
+	// embeds for a record: what it is called and what it is about, never
+	// where its file lies or how it is stored.
+	FieldDocument
 )
 
 // MediaField describes one field of Media as every layer sees it. The
@@ -86,21 +90,21 @@ func (mf MediaField) Empty(m *Media) bool {
 // that nobody changes the table at run time; hot paths keep one copy.
 func MediaFields() []MediaField {
 	const (
-		edit, scan, ai, search, notNull = FieldEditable, FieldScanned, FieldClassified, FieldSearchable, FieldNotNull
+		edit, scan, ai, search, notNull, doc = FieldEditable, FieldScanned, FieldClassified, FieldSearchable, FieldNotNull, FieldDocument
 	)
 	return []MediaField{
 		{"disk_name", FieldText, scan | notNull, func(m *Media) any { return &m.DiskName }},
 		{"path", FieldText, notNull, func(m *Media) any { return &m.Path }},
-		{"title", FieldText, edit | scan | search, func(m *Media) any { return &m.Title }},
-		{"title_ru", FieldText, edit | scan | ai | search, func(m *Media) any { return &m.TitleRu }},
-		{"title_orig", FieldText, edit | scan | ai | search, func(m *Media) any { return &m.TitleOrig }},
-		{"year", FieldInt, edit | scan | ai, func(m *Media) any { return &m.Year }},
-		{"main_category", FieldText, edit | scan | ai, func(m *Media) any { return &m.MainCategory }},
-		{"country", FieldText, edit | ai, func(m *Media) any { return &m.Country }},
+		{"title", FieldText, edit | scan | search | doc, func(m *Media) any { return &m.Title }},
+		{"title_ru", FieldText, edit | scan | ai | search | doc, func(m *Media) any { return &m.TitleRu }},
+		{"title_orig", FieldText, edit | scan | ai | search | doc, func(m *Media) any { return &m.TitleOrig }},
+		{"year", FieldInt, edit | scan | ai | doc, func(m *Media) any { return &m.Year }},
+		{"main_category", FieldText, edit | scan | ai | doc, func(m *Media) any { return &m.MainCategory }},
+		{"country", FieldText, edit | ai | doc, func(m *Media) any { return &m.Country }},
 		{"status", FieldText, scan, func(m *Media) any { return &m.Status }},
-		{"genres", FieldArray, edit | ai, func(m *Media) any { return &m.Genres }},
-		{"directors", FieldArray, edit | ai, func(m *Media) any { return &m.Directors }},
-		{"cast", FieldArray, edit | ai, func(m *Media) any { return &m.Cast }},
+		{"genres", FieldArray, edit | ai | doc, func(m *Media) any { return &m.Genres }},
+		{"directors", FieldArray, edit | ai | doc, func(m *Media) any { return &m.Directors }},
+		{"cast", FieldArray, edit | ai | doc, func(m *Media) any { return &m.Cast }},
 		{"awards", FieldArray, edit, func(m *Media) any { return &m.Awards }},
 		{"facts", FieldArray, edit, func(m *Media) any { return &m.Facts }},
 		{"similar", FieldArray, edit, func(m *Media) any { return &m.Similar }},
@@ -108,16 +112,16 @@ func MediaFields() []MediaField {
 		{"rating", FieldObject, edit, func(m *Media) any { return &m.Rating }},
 		{"num_of_seasons", FieldInt, edit, func(m *Media) any { return &m.NumOfSeasons }},
 		{"number", FieldInt, edit | scan, func(m *Media) any { return &m.Number }},
-		{"plot", FieldText, edit | ai, func(m *Media) any { return &m.Plot }},
-		{"atmosphere", FieldText, edit | ai, func(m *Media) any { return &m.Atmosphere }},
-		{"why_watch", FieldText, edit | ai, func(m *Media) any { return &m.WhyWatch }},
-		{"mood", FieldText, edit | ai, func(m *Media) any { return &m.Mood }},
+		{"plot", FieldText, edit | ai | doc, func(m *Media) any { return &m.Plot }},
+		{"atmosphere", FieldText, edit | ai | doc, func(m *Media) any { return &m.Atmosphere }},
+		{"why_watch", FieldText, edit | ai | doc, func(m *Media) any { return &m.WhyWatch }},
+		{"mood", FieldText, edit | ai | doc, func(m *Media) any { return &m.Mood }},
 		{"final_verdict", FieldText, edit | ai, func(m *Media) any { return &m.FinalVerdict }},
 		{"can_stop_at", FieldText, edit, func(m *Media) any { return &m.CanStopAt }},
 		{"quote", FieldText, edit, func(m *Media) any { return &m.Quote }},
 		{"parent_id", FieldInt, edit | scan | notNull, func(m *Media) any { return &m.ParentID }},
 		{"episode_scan_skipped", FieldInt, edit | scan | notNull, func(m *Media) any { return &m.EpisodeScanSkipped }},
-		{"media_type", FieldText, edit | scan, func(m *Media) any { return &m.MediaType }},
+		{"media_type", FieldText, edit | scan | doc, func(m *Media) any { return &m.MediaType }},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins/medialayer"
 	"mediateka/plugins/mediaorganizer"
+	"mediateka/plugins/rag"
 	"mediateka/plugins/torrents"
 	"mediateka/plugins/torrentsearch"
 )
@@ -52,6 +53,9 @@ type Deps struct {
 	Torrents TorrentService
 	// TorrentSearch asks the Torznab indexers, for torrent_search.
 	TorrentSearch torrentsearch.Searcher
+	// RAG is semantic search over the catalogue, for the rag plugin; nil:
+	// the plugin does not load.
+	RAG rag.Searcher
 }
 
 // TorrentService is the torrents use case as the plugins use it.
@@ -103,6 +107,9 @@ func Builtins() []Entry {
 				return torrents.New(nil, d.Logger)
 			}
 			return torrents.New(d.Torrents, d.Logger)
+		}},
+		{Name: rag.Name, Factory: func(d Deps) domain.Plugin {
+			return rag.New(rag.Deps{Search: d.RAG, Model: d.Model, Logger: d.Logger})
 		}},
 		{Name: torrentsearch.Name, Factory: func(d Deps) domain.Plugin {
 			var down torrentsearch.Downloader

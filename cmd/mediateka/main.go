@@ -1,5 +1,5 @@
 // Command mediateka runs the media library server and its maintenance
-// commands: serve (the default), user add, user passwd, scan, healthcheck and version.
+// commands: serve (the default), user add, user passwd, scan, rag build, healthcheck and version.
 package main
 
 import (
@@ -50,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return healthcheck(args, stdout, stderr)
 	case "scan":
 		return scanCmd(args, stdout, stderr)
+	case "rag":
+		return ragCmd(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "mediateka", version)
 		return 0
@@ -71,6 +73,7 @@ commands:
   user passwd   replace an account's password       --email E --password-stdin
   healthcheck   exit 0 when /healthz answers ok     [--config PATH] [--url URL]
   scan          scan the media library folders     [--config PATH] [--path P]... [--disk D] [--quiet]
+  rag build     build the semantic search index     [--config PATH] [--quiet]
   version       print the version
 `)
 }

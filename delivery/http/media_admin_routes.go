@@ -38,6 +38,7 @@ func (s *Server) mountMediaAdmin(app *fiber.App) {
 	g.Get("/duplicates", s.duplicates)
 	g.Patch("/media/:id", s.mediaEdit)
 	s.mountClassify(g)
+	s.mountRAG(g)
 }
 
 type scanRequest struct {

@@ -40,6 +40,7 @@ func (s *Server) mountMedia(app *fiber.App) {
 	})
 	g.Get("/by-category", s.userAuth, s.mediaByCategory)
 	s.mountWatching(g)
+	s.mountMediaSearch(g)
 	g.Get("/:id", s.userAuth, s.mediaGet)
 	g.Get("/:id/stream", s.mediaAuth, s.mediaStream)
 	g.Get("/:id/subtitles", s.mediaAuth, s.mediaSubtitles)

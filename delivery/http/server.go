@@ -50,6 +50,9 @@ type Deps struct {
 	// Classify is nil when the library is not built; without a model it is
 	// present and answers 503 ai_unavailable.
 	Classify Classifier
+	// RAG is semantic search: /rag/* of the administration and POST
+	// /api/media/search; nil: none of these routes.
+	RAG RAG
 	// Control mounts the rooms' routes (delivery/ws); nil: none.
 	Control Routes
 	// Playback answers /play, remuxes and thumbnails and checks play

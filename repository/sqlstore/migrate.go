@@ -26,6 +26,7 @@ func migrations() []migration {
 		{3, "media classification: classified_at", migrateClassify},
 		{4, "accounts: case-insensitive e-mails, token version", migrateAccounts},
 		{5, "watching state per account", migrateWatching},
+		{6, "semantic search vectors", migrateVectors},
 	}
 }
 

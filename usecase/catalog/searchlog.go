@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,4 +141,11 @@ func (l *searchLogger) close() {
 		}
 		l.flush(batch)
 	}
+}
+
+// LogSearch records a search made elsewhere (semantic search) in
+// search_history beside the title searches, through the same batched
+// writer, so a search never waits for the database.
+func (s *Service) LogSearch(query string, results int) {
+	s.hist.add(domain.SearchRecord{Query: strings.ToValidUTF8(query, "\uFFFD"), ResultsCount: results, At: s.now().UTC()})
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"mediateka/domain"
+	"mediateka/usecase/textmatch"
 )
 
 // decodeAnswer reads and validates the model's reply. Anything off — not
@@ -20,7 +21,7 @@ import (
 // surrounding Markdown code fence (some local servers add one) is removed
 // first. The result holds only the fields the model knew.
 func decodeAnswer(text string, thisYear int) (domain.Media, error) {
-	body := stripFence(text)
+	body := textmatch.StripCodeFence(text)
 	if !strings.HasPrefix(body, "{") {
 		return domain.Media{}, errors.New("the answer is not a JSON object")
 	}
@@ -33,16 +34,6 @@ func decodeAnswer(text string, thisYear int) (domain.Media, error) {
 		return domain.Media{}, errors.New("the answer has text after the JSON object")
 	}
 	return toMedia(a, thisYear)
-}
-
-func stripFence(text string) string {
-	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") || len(t) < 6 {
-		return t
-	}
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "```"), "```")
-	t = strings.TrimPrefix(t, "json")
-	return strings.TrimSpace(t)
 }
 
 // toMedia validates every field and returns them as a record; a field

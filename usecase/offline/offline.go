@@ -5,7 +5,8 @@
 // titles ("есть ли у меня Матрица?"), counts what a question narrows the
 // catalogue to ("сколько серий в Кухне?", "how many films are on Disk 2"),
 // suggests something to watch from categories, genres and years ("посоветуй
-// комедию", "what can I watch tonight"), lists the subtitle files of a film,
+// комедию", "what can I watch tonight") and, once the semantic index is
+// built, by meaning when the words name no title or genre, lists the subtitle files of a film,
 // and answers a greeting or thanks in kind — in the language of the question.
 package offline
 
@@ -40,6 +41,8 @@ type Options struct {
 	// Watching is the per-person watching state (see the Watching port);
 	// nil: suggestions come from the catalogue alone.
 	Watching Watching
+	// Semantic is semantic search (see the Semantic port); nil: none.
+	Semantic Semantic
 }
 
 // Model is the offline assistant, a domain.AIModel. It ignores the system

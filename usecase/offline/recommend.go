@@ -45,8 +45,12 @@ func (m *Model) suggest(ctx context.Context, q question) ([]string, error) {
 		return nil, err
 	}
 	if sg.total() == 0 && sg.asksUnknown() {
-		// "посоветуй что-нибудь про кенгуру": no such title or genre, so
-		// say so and suggest from the rest of the scope.
+		// "посоветуй что-нибудь про кенгуру": no such title or genre. By
+		// meaning, when the semantic index is built; else say so and
+		// suggest from the rest of the scope.
+		if lines, ok, err := m.bySemantics(ctx, &sg); err != nil || ok {
+			return lines, err
+		}
 		sg.unknown, sg.s.topic, sg.s.title = strings.Join(s.title, " "), nil, nil
 		sg.totals = map[unit]int{}
 		if pool, err = m.candidates(ctx, &sg); err != nil {

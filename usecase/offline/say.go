@@ -38,7 +38,7 @@ func noCatalogue(q question) string {
 }
 
 // quote puts a name in the quotes of lang: «…» or “…”.
-func quote(lang, s string) string { return textmatch.Pick(lang, "«"+s+"»", "“"+s+"”") }
+func quote(lang, s string) string { return textmatch.Quote(lang, s) }
 
 // nameOf is the title an answer calls an entry by: the Russian one first
 // in Russian answers, the original first in English ones, the file path

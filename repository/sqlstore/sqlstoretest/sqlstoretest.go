@@ -28,6 +28,7 @@ type DB struct {
 	Media     *sqlstore.Media
 	Users     *sqlstore.Users
 	Watching  *sqlstore.WatchStates
+	Vectors   *sqlstore.Vectors
 	t         testing.TB
 	normalize func(string) string
 	watch     *sql.DB // one connection kept open for DataVersion
@@ -60,7 +61,7 @@ func open(t testing.TB, path string, normalize func(string) string) *DB {
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return &DB{Store: s, Path: path, Media: sqlstore.NewMedia(s, normalize), Users: sqlstore.NewUsers(s),
-		Watching: sqlstore.NewWatchStates(s), t: t, normalize: normalize}
+		Watching: sqlstore.NewWatchStates(s), Vectors: sqlstore.NewVectors(s), t: t, normalize: normalize}
 }
 
 // Raw opens a connection of its own to the database file at path, closed
