@@ -33,6 +33,7 @@ type Config struct {
 	Log             Log         `json:"log"`
 	Auth            Auth        `json:"auth"`
 	AI              AI          `json:"ai"`
+	RAG             RAG         `json:"rag"`
 	TorrentClient   Torrent     `json:"torrent_client"`
 	TTS             TTS         `json:"tts"`
 	Chat            Chat        `json:"chat"`
@@ -220,7 +221,8 @@ func Defaults() Config {
 		Log:           Log{Level: "info", MaxSizeMB: 20, MaxBackups: 5},
 		Auth: Auth{TokenTTL: Duration(24 * time.Hour), MaxFailedPerMinute: 10, MaxConcurrentLogins: 4,
 			OAuthStateTTL: Duration(10 * time.Minute), OAuthMaxPending: 10000, TelegramInitDataTTL: Duration(24 * time.Hour)},
-		AI: AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
+		AI:  AI{Provider: "offline", Timeout: Duration(60 * time.Second), KeyCooldown: Duration(24 * time.Hour)},
+		RAG: RAG{Embedder: "local", BatchSize: 64, Timeout: Duration(60 * time.Second)},
 		TorrentClient: Torrent{
 			URL: "http://127.0.0.1:8080", Username: "admin", Timeout: Duration(3 * time.Second),
 			FetchTimeout: Duration(20 * time.Second), PollInterval: Duration(10 * time.Second),

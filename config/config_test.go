@@ -195,3 +195,26 @@ func TestMediaPlayback(t *testing.T) {
 	require.ErrorAs(t, err, &inv)
 	assert.ElementsMatch(t, []string{"media.play_token_ttl must be a positive duration", "media.max_remuxes must be between 1 and 64"}, inv.Problems)
 }
+
+func TestRAGEmbedder(t *testing.T) {
+	cfg, _, err := Load(writeConfig(t, `{}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, RAG{Embedder: "local", BatchSize: 64, Timeout: Duration(60 * time.Second)}, cfg.RAG)
+
+	cfg, _, err = Load(writeConfig(t, `{"rag": {"embedder": "openai", "model": "nomic-embed-text", "timeout": "2m"}}`),
+		envOf(map[string]string{"MEDIATEKA_RAG__BASE_URL": "http://127.0.0.1:11434/v1", "MEDIATEKA_RAG__BATCH_SIZE": "16"}))
+	require.NoError(t, err)
+	assert.Equal(t, RAG{Embedder: "openai", Model: "nomic-embed-text", BaseURL: "http://127.0.0.1:11434/v1",
+		BatchSize: 16, Timeout: Duration(2 * time.Minute)}, cfg.RAG)
+
+	_, _, err = Load(writeConfig(t, `{"rag": {"embedder": "bert"}}`), envOf(nil))
+	assert.ErrorContains(t, err, `rag.embedder "bert" must be local, openai or gemini`)
+	_, _, err = Load(writeConfig(t, `{"rag": {"embedder": "gemini", "batch_size": 200, "dimensions": -1,
+		"base_url": "localhost:11434", "timeout": 0}}`), envOf(nil))
+	var inv *InvalidError
+	require.ErrorAs(t, err, &inv)
+	for _, want := range []string{"rag.batch_size 200 must be between 1 and 100 for gemini", "rag.dimensions",
+		`rag.base_url "localhost:11434"`, "rag.timeout"} {
+		assert.Contains(t, inv.Error(), want)
+	}
+}

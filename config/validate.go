@@ -50,6 +50,7 @@ func (c Config) validateSections() []string {
 	c.validateLimits(add)
 	c.validateChoices(add)
 	c.validateURLs(add)
+	c.validateRAG(add)
 	return p
 }
 

@@ -2,16 +2,9 @@ package apikey
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"mediateka/domain"
 )
-
-// maxAttempts bounds the keys one call tries. Each failed attempt takes a
-// key out of the rotation, so the loop ends by itself when the keys run
-// out; the bound only guards against a store that does not keep the marks.
-const maxAttempts = 32
 
 // Model is a domain.AIModel that asks a Provider with the provider's keys in
 // rotation: the first active key is used; a key the provider throttles (429,
@@ -61,45 +54,7 @@ func (m *Model) Stream(ctx context.Context, p domain.Prompt, emit func(chunk str
 	}, func() bool { return !emitted })
 }
 
-// rotate runs call with one key after another until it succeeds, fails for
-// a reason another key cannot fix, or the keys run out.
+// rotate runs call through the key rotation of m's provider.
 func (m *Model) rotate(ctx context.Context, call func(key string) error, mayRetry func() bool) error {
-	provider := m.p.Provider()
-	for range maxAttempts {
-		c, err := m.svc.acquire(ctx, provider)
-		if err != nil {
-			return fmt.Errorf("pick an api key for %s: %w", provider, err)
-		}
-		if !c.found {
-			return m.noKey(c, call)
-		}
-		err = call(c.key.Secret)
-		switch {
-		case errors.Is(err, domain.ErrRateLimited):
-			m.svc.markExhausted(ctx, c.key)
-		case errors.Is(err, domain.ErrKeyRejected):
-			m.svc.markRejected(ctx, c.key)
-		default:
-			return err
-		}
-		if !mayRetry() || ctx.Err() != nil {
-			return err
-		}
-	}
-	return domain.ErrUnavailable(domain.ErrAIUnavailable.Code, "too many API keys of "+provider+" failed in one call", nil)
-}
-
-// noKey handles a provider without a usable key: a keyless call when that
-// is allowed and no key is meant to be used, else ai_unavailable saying why.
-func (m *Model) noKey(c claim, call func(key string) error) error {
-	provider := m.p.Provider()
-	switch {
-	case !c.configured && m.keyOptional:
-		return call("")
-	case c.configured:
-		return domain.ErrUnavailable(domain.ErrAIUnavailable.Code,
-			"every API key of "+provider+" is exhausted; they come back after the cool-down or a quota reset", nil)
-	default:
-		return domain.ErrUnavailable(domain.ErrAIUnavailable.Code, "no active API key of "+provider+" is configured", nil)
-	}
+	return m.svc.rotate(ctx, m.p.Provider(), m.keyOptional, call, mayRetry)
 }

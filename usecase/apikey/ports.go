@@ -36,3 +36,17 @@ type Provider interface {
 	Generate(ctx context.Context, apiKey string, p domain.Prompt) (string, error)
 	Stream(ctx context.Context, apiKey string, p domain.Prompt, emit func(chunk string) error) error
 }
+
+// EmbedProvider is an embedding model that takes the API key per call: the
+// openai and gemini clients of repository/embedder. Its errors are typed as
+// Provider's, so the same rotation serves it.
+type EmbedProvider interface {
+	// Provider names the provider and the keys it uses: "openai" or "gemini".
+	Provider() string
+	Model() string
+	// Dimensions is the vector length, 0 until the first answer tells it.
+	Dimensions() int
+	// Embed returns one L2-normalised vector per text, in order, asked with
+	// apiKey; the client batches as it needs.
+	Embed(ctx context.Context, apiKey string, texts []string) ([][]float32, error)
+}

@@ -1,7 +1,7 @@
 // Package aifake runs local HTTP servers that speak the Gemini and OpenAI
-// chat wire protocols, so the provider clients and everything built on them
-// (key rotation, chat, classification) are tested offline against the real
-// client libraries. Each fake records every request, answers with a
+// chat and embeddings wire protocols, so the provider clients and everything
+// built on them (key rotation, chat, classification, semantic search) are
+// tested offline against the real client libraries. Each fake records every request, answers with a
 // configurable reply, streams it as several SSE chunks and answers chosen
 // keys with the provider's real quota or authentication error bodies.
 package aifake
@@ -39,8 +39,13 @@ type Request struct {
 	History []Turn          // earlier turns, oldest first
 	Message string          // the last user turn
 	Schema  json.RawMessage // the JSON schema the answer must follow, if any
-	Format  string          // Gemini responseMimeType or OpenAI response_format.type
+	Format  string          // Gemini responseMimeType, OpenAI response_format.type or encoding_format
 	Body    json.RawMessage // the raw request body
+	// Input is the texts of an embeddings request, in the order sent.
+	Input []string
+	// Dimensions is the vector length an embeddings request asked for
+	// (OpenAI dimensions, Gemini outputDimensionality); 0 when not given.
+	Dimensions int
 }
 
 // ReplyFunc computes the reply text for a request.
@@ -67,6 +72,7 @@ type recorder struct {
 	delay    time.Duration
 	faults   map[string]keyFault
 	failAll  int
+	embed    embedState
 	stop     chan struct{}
 	stopOnce sync.Once
 }
@@ -76,6 +82,7 @@ func newRecorder() *recorder {
 		reply:  func(Request) string { return DefaultReply },
 		chunks: defaultChunks,
 		faults: map[string]keyFault{},
+		embed:  embedState{dims: DefaultDimensions},
 		stop:   make(chan struct{}),
 	}
 }

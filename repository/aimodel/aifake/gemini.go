@@ -11,9 +11,10 @@ import (
 )
 
 // Gemini is a fake Gemini API (generativelanguage.googleapis.com, v1beta).
-// It serves POST /v1beta/models/{model}:generateContent and
-// :streamGenerateContent?alt=sse, reads the key from the x-goog-api-key
-// header (what google.golang.org/genai sends) or the key query parameter,
+// It serves POST /v1beta/models/{model}:generateContent,
+// :streamGenerateContent?alt=sse and :batchEmbedContents, reads the key
+// from the x-goog-api-key header (what google.golang.org/genai sends) or
+// the key query parameter,
 // and answers in the REST API's JSON: candidates[].content.parts[].text,
 // finishReason, usageMetadata; streams are SSE events of the same shape.
 type Gemini struct {
@@ -51,6 +52,10 @@ func (g *Gemini) InvalidKey(key string) { g.setFault(key, faultInvalid) }
 
 func (g *Gemini) serve(w http.ResponseWriter, r *http.Request) {
 	model, method, _ := strings.Cut(r.PathValue("call"), ":")
+	if method == "batchEmbedContents" {
+		g.serveEmbeddings(w, r, model)
+		return
+	}
 	stream := method == "streamGenerateContent"
 	if !stream && method != "generateContent" {
 		writeGeminiError(w, http.StatusNotFound, "NOT_FOUND", "method "+method+" is not served by the fake")

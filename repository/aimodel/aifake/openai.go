@@ -15,7 +15,8 @@ import (
 // Ollama /v1, LM Studio and vLLM imitate). It serves POST
 // /v1/chat/completions, reads the key from "Authorization: Bearer", and
 // answers a chat.completion object or, for "stream": true, SSE
-// chat.completion.chunk events ending with "data: [DONE]". Requests without
+// chat.completion.chunk events ending with "data: [DONE]"; and POST
+// /v1/embeddings (see serveEmbeddings). Requests without
 // a key are accepted, as local servers do, unless Reject("") is called.
 type OpenAI struct {
 	*recorder
@@ -28,6 +29,7 @@ func NewOpenAI(t testing.TB) *OpenAI {
 	o := &OpenAI{recorder: newRecorder()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", o.serve)
+	mux.HandleFunc("POST /v1/embeddings", o.serveEmbeddings)
 	o.srv = httptest.NewServer(mux)
 	t.Cleanup(o.Close)
 	return o

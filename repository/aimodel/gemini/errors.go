@@ -9,7 +9,7 @@ import (
 	"mediateka/repository/aimodel"
 )
 
-// classify picks the typed error for a failed genai call. genai reports an
+// Classify picks the typed error for a failed genai call. genai reports an
 // HTTP error answer as a genai.APIError value (code, status, details); the
 // rules on top of the HTTP status are Gemini's own:
 //   - RESOURCE_EXHAUSTED is the quota answer, also inside a stream;
@@ -18,7 +18,7 @@ import (
 //     detail of reason API_KEY_INVALID, which must not read as "down".
 //
 // Anything else, transport errors included, is domain.ErrAIUnavailable.
-func classify(err error) *domain.Error {
+func Classify(err error) *domain.Error {
 	var apiErr genai.APIError
 	if !errors.As(err, &apiErr) {
 		return domain.ErrAIUnavailable

@@ -61,7 +61,7 @@ func (c *Client) Generate(ctx context.Context, apiKey string, p domain.Prompt) (
 	}
 	resp, err := api.Models.GenerateContent(ctx, c.model, contents, cfg)
 	if err != nil {
-		return "", aimodel.Fail(ctx, classify(err), "gemini generate", err, apiKey)
+		return "", aimodel.Fail(ctx, Classify(err), "gemini generate", err, apiKey)
 	}
 	if text := resp.Text(); text != "" {
 		return text, nil
@@ -82,7 +82,7 @@ func (c *Client) Stream(ctx context.Context, apiKey string, p domain.Prompt, emi
 	emitted := false
 	for resp, err := range api.Models.GenerateContentStream(ctx, c.model, contents, cfg) {
 		if err != nil {
-			return aimodel.Fail(ctx, classify(err), "gemini stream", err, apiKey)
+			return aimodel.Fail(ctx, Classify(err), "gemini stream", err, apiKey)
 		}
 		last = resp
 		if text := resp.Text(); text != "" {

@@ -10,14 +10,14 @@ import (
 	"mediateka/repository/aimodel"
 )
 
-// classify picks the typed error for a failed go-openai call. go-openai
+// Classify picks the typed error for a failed go-openai call. go-openai
 // reports a JSON error answer as *APIError (with the HTTP status, or none
 // when the error arrived inside a stream) and any other error answer as
 // *RequestError. Beyond the HTTP status, OpenAI's error codes decide:
 // insufficient_quota and rate_limit_exceeded are quota answers,
 // invalid_api_key a refused key. Anything else, transport errors included,
 // is domain.ErrAIUnavailable.
-func classify(err error) *domain.Error {
+func Classify(err error) *domain.Error {
 	var apiErr *goopenai.APIError
 	if errors.As(err, &apiErr) {
 		switch code := fmt.Sprint(apiErr.Code); {

@@ -70,7 +70,7 @@ func (c *Client) Generate(ctx context.Context, apiKey string, p domain.Prompt) (
 	}
 	resp, err := api.CreateChatCompletion(ctx, buildRequest(c.model, p))
 	if err != nil {
-		return "", aimodel.Fail(ctx, classify(err), "openai generate", err, apiKey)
+		return "", aimodel.Fail(ctx, Classify(err), "openai generate", err, apiKey)
 	}
 	if len(resp.Choices) == 0 {
 		return "", noAnswer("openai generate", "no choices")
@@ -98,7 +98,7 @@ func (c *Client) Stream(ctx context.Context, apiKey string, p domain.Prompt, emi
 	}
 	stream, err := api.CreateChatCompletionStream(ctx, buildRequest(c.model, p))
 	if err != nil {
-		return aimodel.Fail(ctx, classify(err), "openai stream", err, apiKey)
+		return aimodel.Fail(ctx, Classify(err), "openai stream", err, apiKey)
 	}
 	defer stream.Close()
 	emitted := false
@@ -111,7 +111,7 @@ func (c *Client) Stream(ctx context.Context, apiKey string, p domain.Prompt, emi
 			return noAnswer("openai stream", "empty stream")
 		}
 		if err != nil {
-			return aimodel.Fail(ctx, classify(err), "openai stream", err, apiKey)
+			return aimodel.Fail(ctx, Classify(err), "openai stream", err, apiKey)
 		}
 		for _, choice := range resp.Choices {
 			if choice.Index != 0 || choice.Delta.Content == "" {
