@@ -148,3 +148,15 @@ func TestTokensCoverTheName(t *testing.T) {
 		"(", "2008", ")", "WEB-DL", "1080p"}, words)
 	assert.Equal(t, "web-dl", p.low(14))
 }
+
+// TestIsTagDropsOnlyUnambiguousTags: the words a file name's junk is made
+// of are tags; English words that are weak tags, years and titles are not.
+func TestIsTagDropsOnlyUnambiguousTags(t *testing.T) {
+	t.Parallel()
+	for _, w := range []string{"1080p", "x264", "bluray", "webrip", "hevc", "lostfilm", "rus", "ac3"} {
+		assert.True(t, IsTag(w), w)
+	}
+	for _, w := range []string{"proper", "french", "matrix", "1999", "web", "брат", ""} {
+		assert.False(t, IsTag(w), w)
+	}
+}

@@ -326,3 +326,13 @@ func languageTag(low string) (string, bool) {
 func isUpper(s string) bool {
 	return strings.ToUpper(s) == s
 }
+
+// IsTag reports whether a lower-case word is a release tag that never is
+// an ordinary word (1080p, x264, bluray, lostfilm, rus): text built from a
+// file name drops such words before it is indexed or compared. Tags that
+// are also English words ("proper", "french") count only in capitals in a
+// release name, so IsTag, which sees lower case, leaves them.
+func IsTag(low string) bool {
+	cat, _, weak := lookupTag(low)
+	return cat != catNone && !weak
+}
