@@ -13,13 +13,14 @@ import (
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/catalog"
 	"mediateka/usecase/rag"
+	"mediateka/usecase/rag/local"
 	"mediateka/usecase/textmatch"
 )
 
 // defaultEmbedder is the embedder semantic search uses when the caller
-// names none (Options.Embedder). nil: none is configured, a build answers
-// 503 embedder_unavailable and a search 409 index_not_built.
-func defaultEmbedder(config.Config) domain.Embedder { return nil }
+// names none (Options.Embedder): the built-in local one, offline and
+// deterministic, so the index works with nothing configured.
+func defaultEmbedder(config.Config) domain.Embedder { return local.New() }
 
 // newRAG builds semantic search over the catalogue with emb (nil: the
 // default embedder). Its searches are logged through the catalogue's
