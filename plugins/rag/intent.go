@@ -69,13 +69,36 @@ func normalise(s string) string {
 	}), " ")
 }
 
-// isTheTitle reports whether the query is just m's title (what the person
-// compares with).
-func isTheTitle(m domain.Media, query string) bool {
-	q := normalise(query)
+// isTheTitle reports whether m is the title the person compares with: the
+// query is just its title, or the message compares ("похожее на Тьма",
+// "something like Dark") and names it as whole words.
+func isTheTitle(m domain.Media, query, message string) bool {
+	q, msg := normalise(query), normalise(message)
+	compares := comparing(msg)
 	for _, t := range []string{m.Title, m.TitleRu, m.TitleOrig} {
-		if t != "" && normalise(t) == q {
+		if t == "" {
+			continue
+		}
+		n := normalise(t)
+		if n == q || compares && strings.Contains(" "+msg+" ", " "+n+" ") {
 			return true
+		}
+	}
+	return false
+}
+
+// comparisons mark a query that names the title it compares with
+// ("похожее на Тьму", "something like Dark"): that title is the
+// yardstick, not an answer.
+var comparisons = []string{"похож", "вроде", "наподобие", "like", "similar"}
+
+// comparing reports whether the normalised message compares with a title.
+func comparing(q string) bool {
+	for _, w := range strings.Fields(q) {
+		for _, c := range comparisons {
+			if strings.HasPrefix(w, c) {
+				return true
+			}
 		}
 	}
 	return false

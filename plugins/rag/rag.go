@@ -85,7 +85,7 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	hits = p.relevant(hits, query)
+	hits = p.relevant(hits, query, message)
 	if len(hits) == 0 {
 		return "", nil
 	}
@@ -106,10 +106,10 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 
 // relevant keeps the matches that score enough, leaving out the title the
 // person compares with ("похожее на Матрицу" does not suggest The Matrix).
-func (p *Plugin) relevant(hits []ragindex.Hit, query string) []ragindex.Hit {
+func (p *Plugin) relevant(hits []ragindex.Hit, query, message string) []ragindex.Hit {
 	var out []ragindex.Hit
 	for _, h := range hits {
-		if h.Score < p.d.MinScore || isTheTitle(h.Media, query) {
+		if h.Score < p.d.MinScore || isTheTitle(h.Media, query, message) {
 			continue
 		}
 		out = append(out, h)

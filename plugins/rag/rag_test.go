@@ -114,3 +114,15 @@ func TestGroundedAnswerNamesOnlyCatalogueEntries(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, got, "• “Moon” (2009)", "a bad model answer falls back to the list")
 }
+
+// The title a person compares with is never the suggestion, also when
+// the words around it stay in the query ("похожее тьма").
+func TestTheComparedTitleIsNotSuggested(t *testing.T) {
+	t.Parallel()
+	dark := domain.Media{Title: "Тьма", TitleOrig: "Dark"}
+	assert.True(t, isTheTitle(dark, "похожее тьма", "посоветуй что-нибудь похожее на Тьма"))
+	assert.True(t, isTheTitle(dark, "dark", "find me something like Dark"))
+	assert.True(t, isTheTitle(dark, "тьма", "тьма"))
+	assert.False(t, isTheTitle(dark, "про тьма и свет", "посоветуй фильм про тьма и свет"), "a topic, not a comparison")
+	assert.False(t, isTheTitle(dark, "матрицу", "что-нибудь похожее на матрицу"))
+}
