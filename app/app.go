@@ -122,13 +122,17 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if a.uc, err = newUseCases(ctx, a.cfg, a.repos, a.log); err != nil {
 		return err
 	}
-	if a.lib, err = newLibrary(a.cfg, a.repos, opt.Embedder, a.log); err != nil {
+	keys, err := newKeys(a.cfg, a.repos.store, keyMaster, a.log)
+	if err != nil {
+		return err
+	}
+	if a.lib, err = newLibrary(a.cfg, a.repos, ragEmbedding{emb: opt.Embedder, keys: keys}, a.log); err != nil {
 		return err
 	}
 	a.life.add(a.lib.components()...)
 	notices := notice.New()
 	a.life.add(noticesComponent(a.life, a.lib.events, notices))
-	if a.ai, err = newAIModel(a.cfg, a.repos, keyMaster, a.lib, a.log); err != nil {
+	if a.ai, err = newAIModel(a.cfg, keys, a.lib, a.log); err != nil {
 		return err
 	}
 	var afterScans bool

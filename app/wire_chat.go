@@ -42,15 +42,21 @@ type chatUseCases struct {
 	admin *admin.Service
 }
 
-// newAIModel builds the key store (encrypted with keyMaster), the model the
-// config names and the ffprobe prober.
-func newAIModel(cfg config.Config, repos repositories, keyMaster string, lib libraryParts, log *slog.Logger) (aiParts, error) {
-	repo, err := sqlstore.NewAPIKeys(repos.store, []byte(keyMaster))
+// newKeys builds the key store, encrypted with keyMaster: the chat's model
+// and a remote embedder of semantic search both rotate its keys.
+func newKeys(cfg config.Config, store *sqlstore.Store, keyMaster string, log *slog.Logger) (*apikey.Service, error) {
+	repo, err := sqlstore.NewAPIKeys(store, []byte(keyMaster))
 	if err != nil {
-		return aiParts{}, err
+		return nil, err
 	}
-	var ai aiParts
-	ai.keys = apikey.New(repo, apikey.Options{Cooldown: cfg.AI.KeyCooldown.D(), Logger: log})
+	return apikey.New(repo, apikey.Options{Cooldown: cfg.AI.KeyCooldown.D(), Logger: log}), nil
+}
+
+// newAIModel builds the model the config names over the key store keys
+// and the ffprobe prober.
+func newAIModel(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slog.Logger) (aiParts, error) {
+	ai := aiParts{keys: keys}
+	var err error
 	if ai.model, err = aiModel(cfg, ai.keys, lib, log); err != nil {
 		return aiParts{}, err
 	}

@@ -43,7 +43,7 @@ type libraryParts struct {
 // file stops start-up; a folder that is missing only warns; PUT
 // /api/media-admin/roots changes them later) and builds the library and
 // catalogue use cases.
-func newLibrary(cfg config.Config, repos repositories, emb domain.Embedder, log *slog.Logger) (libraryParts, error) {
+func newLibrary(cfg config.Config, repos repositories, emb ragEmbedding, log *slog.Logger) (libraryParts, error) {
 	roots, warnings, err := localfs.OpenRoots(cfg.SearchDirsPath())
 	if err != nil {
 		return libraryParts{}, err
@@ -57,7 +57,9 @@ func newLibrary(cfg config.Config, repos repositories, emb domain.Embedder, log 
 	lib.catalog = catalog.New(repos.media, repos.media, localfs.FS{}, catalog.Options{Logger: log,
 		Roots: roots.Roots, SearchHistoryRows: cfg.SearchHistory.MaxRows,
 		SearchHistoryAge: cfg.SearchHistory.MaxAge.D()})
-	lib.rag = newRAG(cfg, repos, lib.catalog, lib.events, emb, log)
+	if lib.rag, err = newRAG(cfg, repos, lib.catalog, lib.events, emb, log); err != nil {
+		return libraryParts{}, err
+	}
 	lib.listeners = changeListeners{catalog: lib.catalog, rag: lib.rag}
 	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
 		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.listeners, Logger: log,

@@ -90,12 +90,32 @@ func topOf(id int64, parent map[int64]int64) int64 {
 	return 0
 }
 
-// makeDocument writes m's document: "name: value" lines of its document
-// fields, then the distinct texts of its seasons and episodes.
+// isHeading reports whether a document field goes on the document's first
+// line, which the local embedder weighs as the heading: the titles in
+// every language and the year, what a query naming a film matches.
+func isHeading(field string) bool {
+	switch field {
+	case "title", "title_ru", "title_orig", "year":
+		return true
+	}
+	return false
+}
+
+// makeDocument writes m's document: the distinct values of its heading
+// fields on the first line, then "name: value" lines of its other
+// document fields, then the distinct texts of its seasons and episodes.
 func makeDocument(fields []domain.MediaField, m *domain.Media, children []string) document {
+	var head []string
 	var b strings.Builder
 	for _, f := range fields {
-		if v := fieldText(f, m); v != "" {
+		v := fieldText(f, m)
+		switch {
+		case v == "":
+		case isHeading(f.Name):
+			if !slices.Contains(head, v) {
+				head = append(head, v)
+			}
+		default:
 			b.WriteString(f.Name)
 			b.WriteString(": ")
 			b.WriteString(v)
@@ -110,7 +130,7 @@ func makeDocument(fields []domain.MediaField, m *domain.Media, children []string
 			b.WriteByte('\n')
 		}
 	}
-	text := truncateRunes(b.String(), maxDocumentRunes)
+	text := truncateRunes(strings.Join(head, ". ")+"\n"+b.String(), maxDocumentRunes)
 	sum := sha256.Sum256([]byte(text))
 	return document{id: m.ID, kind: kindOf(m.MediaType), text: text, hash: hex.EncodeToString(sum[:16])}
 }

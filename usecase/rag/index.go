@@ -1,12 +1,13 @@
 package rag
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"mediateka/domain"
+	"mediateka/usecase/rag/vecmath"
 )
 
 // kind is the type of an indexed entry, kept as a byte so the type filter
@@ -48,15 +49,19 @@ func identityOf(e domain.Embedder) identity {
 }
 
 // index is the loaded semantic-search index: every vector of one
-// identity in one flat slice, read without locks by searches; a build
-// makes a new one and swaps it in whole, so a search never waits for a
-// build and never sees half of one.
+// identity, read without locks by searches; a build makes a new one and
+// swaps it in whole, so a search never waits for a build and never sees
+// half of one. Sparse vectors (the local embedder's: a query has a few
+// dozen non-zero dimensions of 1024) are kept column by column, so a
+// search reads only the query's columns; dense ones (a remote
+// provider's) row by row in one flat slice.
 type index struct {
 	id      identity
 	ids     []int64
 	kinds   []kind
 	hashes  []string
-	vecs    []float32 // len(ids) * id.dims
+	rows    []float32        // dense: len(ids) * id.dims, row by row
+	cols    *vecmath.Columns // sparse: the same, column by column
 	pos     map[int64]int
 	builtAt time.Time
 }
@@ -69,23 +74,60 @@ type entry struct {
 	vec  []float32
 }
 
-// newIndex packs entries (in any order) into an index.
+// newIndex packs entries (in any order) into an index, column by column
+// when they are sparse.
 func newIndex(id identity, entries []entry, at time.Time) *index {
-	slices.SortFunc(entries, func(a, b entry) int { return int(a.id - b.id) })
+	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
 	ix := &index{id: id, ids: make([]int64, len(entries)), kinds: make([]kind, len(entries)),
-		hashes: make([]string, len(entries)), vecs: make([]float32, 0, len(entries)*id.dims),
-		pos: make(map[int64]int, len(entries)), builtAt: at}
+		hashes: make([]string, len(entries)), pos: make(map[int64]int, len(entries)), builtAt: at}
+	if sparse(entries) {
+		ix.cols = vecmath.NewColumns(id.dims)
+		ix.cols.Reserve(len(entries))
+	} else {
+		ix.rows = make([]float32, 0, len(entries)*id.dims)
+	}
 	for i, e := range entries {
 		ix.ids[i], ix.kinds[i], ix.hashes[i], ix.pos[e.id] = e.id, e.kind, e.hash, i
-		ix.vecs = append(ix.vecs, e.vec...)
+		if ix.cols != nil {
+			ix.cols.Append(e.vec)
+		} else {
+			ix.rows = append(ix.rows, e.vec...)
+		}
 	}
 	return ix
 }
 
-// vector is the stored vector of entry i.
+// sparse reports whether at least half of the entries' values are zero:
+// the local embedder's documents have about one dimension in eight set
+// (its queries fewer), a remote provider's none at zero.
+func sparse(entries []entry) bool {
+	zeros, all := 0, 0
+	for _, e := range entries {
+		for _, x := range e.vec {
+			if x == 0 {
+				zeros++
+			}
+		}
+		all += len(e.vec)
+	}
+	return all > 0 && 2*zeros >= all
+}
+
+// vector is the stored vector of entry i (a copy when kept by column).
 func (ix *index) vector(i int) []float32 {
+	if ix.cols != nil {
+		return ix.cols.Row(i)
+	}
 	d := ix.id.dims
-	return ix.vecs[i*d : (i+1)*d]
+	return ix.rows[i*d : (i+1)*d]
+}
+
+// bytes is the memory the vectors hold.
+func (ix *index) bytes() int {
+	if ix.cols != nil {
+		return ix.cols.Bytes()
+	}
+	return 4 * len(ix.rows)
 }
 
 // hit is one scored entry of a search.
@@ -94,86 +136,30 @@ type hit struct {
 	score float32
 }
 
-// parallelFrom is the index size from which a search is split across the
-// cores: below it the goroutines cost more than they save.
-const parallelFrom = 20_000
-
 // search scores every entry of kind want (kindOther: any) against q, a
 // unit vector like the stored ones, so the dot product is the cosine, and
-// returns the k best with a positive score, best first. A large index is
-// scored in one part per core, and the parts' best are merged.
+// returns the k best with a positive score, best first, ties by id. The
+// work is split over the cores.
 func (ix *index) search(q []float32, want kind, k int) []hit {
-	if len(q) != ix.id.dims || k <= 0 {
+	if len(q) != ix.id.dims || k <= 0 || len(ix.ids) == 0 {
 		return nil
 	}
-	parts := 1
-	if len(ix.ids) >= parallelFrom {
-		parts = runtime.GOMAXPROCS(0)
+	var keep func(int) bool
+	if want != kindOther {
+		keep = func(i int) bool { return ix.kinds[i] == want }
 	}
-	tops := make([][]hit, parts)
-	var wg sync.WaitGroup
-	step := (len(ix.ids) + parts - 1) / parts
-	for p := range parts {
-		from, to := p*step, min((p+1)*step, len(ix.ids))
-		wg.Go(func() { tops[p] = ix.scan(q, want, k, from, to) })
+	workers := runtime.GOMAXPROCS(0)
+	var top []vecmath.Hit
+	if ix.cols != nil {
+		top = ix.cols.TopK(q, k, workers, keep)
+	} else {
+		top = vecmath.TopK(ix.rows, q, k, workers, keep)
 	}
-	wg.Wait()
-	var top []hit
-	for _, t := range tops {
-		for _, h := range t {
-			top = insertHit(top, h, k)
+	out := make([]hit, 0, len(top))
+	for _, h := range top {
+		if h.Score > 0 {
+			out = append(out, hit{id: ix.ids[h.Row], score: h.Score})
 		}
 	}
-	return top
-}
-
-// scan keeps the k best of entries [from, to).
-func (ix *index) scan(q []float32, want kind, k, from, to int) []hit {
-	d := ix.id.dims
-	top := make([]hit, 0, k+1)
-	for i := from; i < to; i++ {
-		if want != kindOther && ix.kinds[i] != want {
-			continue
-		}
-		s := dot(q, ix.vecs[i*d:(i+1)*d])
-		if s <= 0 || (len(top) == k && s <= top[k-1].score) {
-			continue
-		}
-		top = insertHit(top, hit{id: ix.ids[i], score: s}, k)
-	}
-	return top
-}
-
-// insertHit puts h into top (best first, at most k), ties keeping the
-// earlier entry first.
-func insertHit(top []hit, h hit, k int) []hit {
-	at, _ := slices.BinarySearchFunc(top, h.score, func(x hit, s float32) int {
-		if x.score >= s {
-			return -1
-		}
-		return 1
-	})
-	if at >= k {
-		return top
-	}
-	top = slices.Insert(top, at, h)
-	return top[:min(len(top), k)]
-}
-
-// dot is the dot product of two vectors of equal length, four lanes at a
-// time so the compiler keeps the sums in registers.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
+	return out
 }

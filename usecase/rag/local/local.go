@@ -58,8 +58,14 @@ var _ domain.Embedder = (*Embedder)(nil)
 // Name is "local".
 func (e *Embedder) Name() string { return "local" }
 
-// Model is "": the local embedder has one model.
-func (e *Embedder) Model() string { return "" }
+// Version names the recipe (features, weights, hashing): a change that
+// changes the vectors bumps it, and since the index matches stored
+// vectors by name, model and dimensions, the next build embeds everything
+// again instead of mixing vectors of two recipes.
+const Version = "v1"
+
+// Model is the recipe's Version.
+func (e *Embedder) Model() string { return Version }
 
 // Dimensions is the fixed length of the vectors.
 func (e *Embedder) Dimensions() int { return e.dim }

@@ -27,8 +27,9 @@ func vectorHash(v []float32) uint64 {
 
 // TestVectorIsDeterministic: the same text gives the same vector bit for
 // bit, in one call, across calls and on every machine (the golden hash
-// was taken once; a change of the recipe must change it on purpose, since
-// stored vectors would no longer match new ones).
+// was taken once with Version "v1"; a change of the recipe must change it
+// on purpose together with Version, since stored vectors would no longer
+// match new ones).
 func TestVectorIsDeterministic(t *testing.T) {
 	t.Parallel()
 	const text = "Матрица (The Matrix) 1999. Фантастика, боевик. Программист узнаёт, что мир — симуляция."
@@ -38,7 +39,8 @@ func TestVectorIsDeterministic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, vs[0])
 	assert.Equal(t, a, vs[1])
-	assert.Equal(t, uint64(0x9e0dfa2dd57dce5a), vectorHash(a), "golden hash of the vector")
+	require.Equal(t, "v1", Version, "a new recipe: take the golden hash again")
+	assert.Equal(t, uint64(0x9e0dfa2dd57dce5a), vectorHash(a), "golden hash of the vector: a change bumps Version")
 }
 
 // TestEmbedSplitsWorkWithoutChangingResults: a large batch spread over the
@@ -70,7 +72,7 @@ func TestVectorsHaveUnitLength(t *testing.T) {
 	}
 	assert.Equal(t, Dimensions, e.Dimensions())
 	assert.Equal(t, "local", e.Name())
-	assert.Empty(t, e.Model())
+	assert.Equal(t, "v1", e.Model())
 }
 
 func norm(v []float32) float64 {

@@ -17,6 +17,14 @@ type Columns struct {
 // NewColumns returns an empty store for vectors of dim values.
 func NewColumns(dim int) *Columns { return &Columns{dim: dim} }
 
+// Reserve makes room for rows rows in all, so a store filled to a known
+// size holds no spare capacity (Append doubles it).
+func (c *Columns) Reserve(rows int) {
+	if rows > c.capRows {
+		c.grow(rows)
+	}
+}
+
 // Dim is the length of the vectors.
 func (c *Columns) Dim() int { return c.dim }
 

@@ -191,3 +191,21 @@ func BenchmarkColumns1024Sparse30Workers1(b *testing.B)  { benchColumns(b, 1024,
 func BenchmarkColumns1024Sparse30Workers2(b *testing.B)  { benchColumns(b, 1024, 30, 2) }
 func BenchmarkColumns1024Sparse100Workers2(b *testing.B) { benchColumns(b, 1024, 100, 2) }
 func BenchmarkColumns1024DenseWorkers2(b *testing.B)     { benchColumns(b, 1024, 1024, 2) }
+
+func TestReserveHoldsNoSpareCapacity(t *testing.T) {
+	c := NewColumns(4)
+	c.Reserve(3)
+	for i := range 3 {
+		c.Append([]float32{float32(i), 1, 2, 3})
+	}
+	if c.Bytes() != 3*4*4 {
+		t.Fatalf("%d bytes for 3 rows of 4", c.Bytes())
+	}
+	if got := c.Row(2); got[0] != 2 || got[3] != 3 {
+		t.Fatalf("row 2 is %v", got)
+	}
+	c.Append([]float32{9, 9, 9, 9})
+	if got := c.Row(3); got[0] != 9 || c.Len() != 4 {
+		t.Fatalf("row 3 is %v of %d", got, c.Len())
+	}
+}
