@@ -47,3 +47,41 @@ func TestRAGBuildsWithAnOpenAICompatibleEmbedder(t *testing.T) {
 	ra.search(t, "/api/media/search", la.user, map[string]any{"query": "space travel"})
 	assert.Equal(t, []string{"space travel"}, fake.Last().Input, "the query is embedded by the same server")
 }
+
+// A build may name the key it runs on (POST /rag/build {"key"}): that key
+// alone is used, not the rotation's first; an unknown key is 404 and a key
+// of another provider 400, before anything is embedded.
+func TestRAGBuildOnANamedKey(t *testing.T) {
+	t.Parallel()
+	fake := aifake.NewOpenAI(t)
+	fake.SetDimensions(32)
+	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_RAG__EMBEDDER": "openai",
+		"MEDIATEKA_RAG__BASE_URL": fake.URL(), "MEDIATEKA_RAG__MODEL": "emb-model"})
+	require.NoError(t, la.lib.rag.Start(context.Background()))
+	t.Cleanup(func() { _ = la.lib.rag.Stop(context.Background()) })
+	ra := &ragApp{libApp: la}
+	la.put(t, map[string]string{"Interstellar (2014)/Interstellar.mkv": "x"})
+	la.scan(t)
+	for _, k := range []map[string]any{
+		{"key_name": "first", "api_key": "sk-first-key", "provider": "openai"},
+		{"key_name": "chosen", "api_key": "sk-chosen-key", "provider": "openai"},
+		{"key_name": "other", "api_key": "gm-other-key", "provider": "gemini"},
+	} {
+		resp, body := la.do(t, "POST", "/api/keys", la.admin, k)
+		require.Equal(t, 201, resp.StatusCode, "%v", body)
+	}
+
+	resp, body := la.do(t, "POST", "/api/media-admin/rag/build", la.admin, map[string]any{"key": "nope"})
+	assert.Equal(t, 404, resp.StatusCode, "%v", body)
+	resp, body = la.do(t, "POST", "/api/media-admin/rag/build", la.admin, map[string]any{"key": "other"})
+	assert.Equal(t, 400, resp.StatusCode, "%v", body)
+	assert.Empty(t, fake.Requests(), "nothing embedded on a refused key")
+
+	resp, body = la.do(t, "POST", "/api/media-admin/rag/build", la.admin, map[string]any{"key": "chosen"})
+	require.Equal(t, 202, resp.StatusCode, "%v", body)
+	ra.waitBuilt(t)
+	require.NotEmpty(t, fake.Requests())
+	for _, r := range fake.Requests() {
+		assert.Equal(t, "sk-chosen-key", r.Key, "the named key, not the rotation's first")
+	}
+}

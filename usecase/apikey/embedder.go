@@ -2,6 +2,7 @@ package apikey
 
 import (
 	"context"
+	"errors"
 
 	"mediateka/domain"
 )
@@ -42,6 +43,41 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		out, err = e.p.Embed(ctx, key, texts)
 		return err
 	}, func() bool { return true })
+	return out, err
+}
+
+// WithKey is this embedder with one named key of the store, for a build
+// someone asked to run on that key (POST /rag/build {"key"}): no rotation,
+// since the person chose the key. A key of another provider is refused
+// (Invalid), an unknown name is NotFound; a throttled or refused key
+// still counts against that key as in the rotation.
+func (e *Embedder) WithKey(ctx context.Context, name string) (domain.Embedder, error) {
+	k, err := e.svc.Get(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if k.Provider != e.p.Provider() {
+		return nil, domain.ErrInvalid("the key "+name+" is for "+k.Provider+", the embedder is "+e.p.Provider(),
+			map[string]string{"key": "must be a key of provider " + e.p.Provider()})
+	}
+	return &pinned{Embedder: e, key: k}, nil
+}
+
+// pinned is an Embedder held to one key.
+type pinned struct {
+	*Embedder
+	key domain.APIKey
+}
+
+// Embed asks the provider with the pinned key only.
+func (p *pinned) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out, err := p.p.Embed(ctx, p.key.Secret, texts)
+	switch {
+	case errors.Is(err, domain.ErrRateLimited):
+		p.svc.markExhausted(ctx, p.key)
+	case errors.Is(err, domain.ErrKeyRejected):
+		p.svc.markRejected(ctx, p.key)
+	}
 	return out, err
 }
 
