@@ -113,7 +113,11 @@ func (p *Plugin) grounded(ctx context.Context, message, lang string, hits []ragi
 			continue // not one of the matches: never named
 		}
 		delete(byID, pk.ID)
-		lines = append(lines, line(lang, m, firstSentence(strings.TrimSpace(pk.Why))))
+		reason := firstSentence(strings.TrimSpace(pk.Why))
+		if reason == "" || !onlyKnownQuotes(reason, hits) {
+			reason = why(lang, m) // a reason naming a title the library lacks is not told
+		}
+		lines = append(lines, line(lang, m, reason))
 	}
 	if len(lines) == 0 {
 		return "", nil

@@ -109,6 +109,12 @@ func TestGroundedAnswerNamesOnlyCatalogueEntries(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Two calm space films.\n• “Interstellar” (2014) — Epic.", got)
 
+	m.answer = `{"intro": "Two calm space films.", "picks": [{"id": 1, "why": "Like «Avatar», only longer."}]}`
+	got, err = p.Handle(context.Background(), "find me something like Solaris")
+	require.NoError(t, err)
+	assert.Equal(t, "Two calm space films.\n• “Interstellar” (2014) — Science and feeling in one.", got,
+		"a reason naming a film outside the library gives way to the entry's own words")
+
 	m.answer = "not json"
 	got, err = p.Handle(context.Background(), "find me something like Solaris")
 	require.NoError(t, err)
