@@ -118,7 +118,7 @@ func TestCascades(t *testing.T) {
 	assert.Zero(t, n, "activity goes with its user")
 
 	require.NoError(t, s.writer.Exec(`INSERT INTO media (id, disk_name, path, media_type) VALUES (7, 'd', '/a.mkv', 'movie')`).Error)
-	require.NoError(t, s.writer.Exec(`INSERT INTO media_vector (media_id, embedder, dimensions, content_hash, vector) VALUES (7, 'local', 1, 'h', x'0000803f')`).Error)
+	require.NoError(t, s.writer.Exec(`INSERT INTO media_vector (media_id, embedder, dimensions, content_hash, embedding) VALUES (7, 'local', 1, 'h', x'0000803f')`).Error)
 	require.NoError(t, s.writer.Exec(`DELETE FROM media WHERE id = 7`).Error)
 	require.NoError(t, s.reader.Raw(`SELECT count(*) FROM media_vector`).Scan(&n).Error)
 	assert.Zero(t, n, "vectors go with their media")

@@ -29,7 +29,7 @@ func (r *Vectors) Vectors(ctx context.Context, fn func(domain.MediaVector) error
 		return err
 	}
 	rows, err := db.QueryContext(detached(ctx),
-		`SELECT media_id, embedder, model, dimensions, content_hash, vector FROM media_vector ORDER BY media_id`)
+		`SELECT media_id, embedder, model, dimensions, content_hash, embedding FROM media_vector ORDER BY media_id`)
 	if err != nil {
 		return fmt.Errorf("read vectors: %w", err)
 	}
@@ -72,10 +72,10 @@ func (r *Vectors) SaveVectors(ctx context.Context, vs []domain.MediaVector) erro
 		return fmt.Errorf("save vectors: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO media_vector (media_id, embedder, model, dimensions, content_hash, vector, updated_at)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO media_vector (media_id, embedder, model, dimensions, content_hash, embedding, updated_at)
 		SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM media WHERE id = ?)
 		ON CONFLICT (media_id) DO UPDATE SET embedder = excluded.embedder, model = excluded.model,
-			dimensions = excluded.dimensions, content_hash = excluded.content_hash, vector = excluded.vector,
+			dimensions = excluded.dimensions, content_hash = excluded.content_hash, embedding = excluded.embedding,
 			updated_at = excluded.updated_at`)
 	if err != nil {
 		return fmt.Errorf("save vectors: %w", err)

@@ -120,7 +120,7 @@ func TestChangeOfEmbedderRebuildsAll(t *testing.T) {
 	assert.Equal(t, 4, ev.Embedded, "everything is embedded again")
 	assert.Equal(t, 256, ev.Dimensions)
 	var models int
-	f.db.Scan(`SELECT count(*) FROM media_vector WHERE model = 'bow-2' AND dimensions = 256 AND length(vector) = 1024`, nil, &models)
+	f.db.Scan(`SELECT count(*) FROM media_vector WHERE model = 'bow-2' AND dimensions = 256 AND length(embedding) = 1024`, nil, &models)
 	assert.Equal(t, 4, models)
 }
 
