@@ -134,6 +134,15 @@ func TestRAGBuildStatusAndSearch(t *testing.T) {
 	assert.Contains(t, hits[0]["media"], "user_state", "users see their watching state")
 	assert.Len(t, ra.search(t, "/api/media/search", ra.user, map[string]any{"query": "the", "top_k": 1}), 1)
 
+	hedgehog := int64(hits0ID(t, ra))
+	resp, out := ra.do(t, "PUT", "/api/media/"+strconv.FormatInt(hedgehog, 10)+"/progress", ra.user, map[string]any{"position": 120, "duration": 600})
+	require.Equal(t, 204, resp.StatusCode, "%v", out)
+	mine := ra.search(t, "/api/media/search", ra.user, map[string]any{"query": "ежик"})
+	require.Len(t, mine, 1)
+	assert.EqualValues(t, 120, mine[0]["media"].(map[string]any)["user_state"].(map[string]any)["position"], "the asker's own state")
+	theirs := ra.search(t, "/api/media/search", ra.admin, map[string]any{"query": "ежик"})
+	assert.Nil(t, theirs[0]["media"].(map[string]any)["user_state"], "never another account's")
+
 	for _, c := range []struct {
 		body map[string]any
 		code string
@@ -143,7 +152,7 @@ func TestRAGBuildStatusAndSearch(t *testing.T) {
 		assert.Equal(t, 400, resp.StatusCode, "%v", c.body)
 		assert.Equal(t, c.code, errCode(out), "%v", c.body)
 	}
-	resp, out := ra.do(t, "POST", "/api/media/search", ra.user, `{"query": 5}`)
+	resp, out = ra.do(t, "POST", "/api/media/search", ra.user, `{"query": 5}`)
 	assert.Equal(t, 400, resp.StatusCode, "%v", out)
 }
 
@@ -183,4 +192,12 @@ func TestRAGPluginAnswersRecommendations(t *testing.T) {
 	assert.NotContains(t, body["response"], "Hangover")
 	assert.NotEqual(t, "rag", chat("сколько фильмов в библиотеке")["handled_by"], "not a recommendation")
 	assert.NotEqual(t, "rag", chat("recommend something about kangaroos")["handled_by"], "nothing scores: the plugin passes")
+}
+
+// hits0ID is the id of the first hit of the admin search for "ежик".
+func hits0ID(t *testing.T, ra *ragApp) float64 {
+	t.Helper()
+	hits := ra.search(t, "/api/media-admin/rag/search", ra.admin, map[string]any{"query": "ежик"})
+	require.NotEmpty(t, hits)
+	return hits[0]["media"].(map[string]any)["id"].(float64)
 }
