@@ -126,12 +126,23 @@ func (s *Service) update(ctx context.Context) {
 			}
 			return
 		}
-		s.jobs.Wait()
-		if s.jobs.Running() { // the other process holds the lock
-			select {
-			case <-ctx.Done():
-			case <-time.After(s.opt.UpdateGap):
-			}
+		if s.jobs.Running() {
+			s.jobs.Wait()
+			continue
 		}
+		// `mediateka rag build` holds the lock: try again a gap later.
+		sleep(ctx, s.opt.UpdateGap)
+	}
+}
+
+// sleep waits d or until ctx ends, and reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }

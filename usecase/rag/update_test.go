@@ -1,0 +1,47 @@
+package rag_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/usecase/rag"
+)
+
+// busyLock is the lock shared with `mediateka rag build`, held by that
+// other process while busy is set; it counts the attempts to take it.
+type busyLock struct {
+	busy  atomic.Bool
+	tries atomic.Int64
+}
+
+func (l *busyLock) TryLock() (func(), bool, error) {
+	l.tries.Add(1)
+	if l.busy.Load() {
+		return nil, false, nil
+	}
+	return func() {}, true, nil
+}
+
+func TestUpdateWaitsQuietlyWhileAnotherProcessBuilds(t *testing.T) {
+	f := newFixture(t)
+	require.NoError(t, f.svc.Stop(context.Background()))
+	lock := &busyLock{}
+	f.ev = make(events, 16)
+	f.svc = rag.New(f.db.Media, f.db.Vectors, f.emb, rag.Options{Events: f.ev, Lock: lock, UpdateGap: 10 * time.Millisecond})
+	require.NoError(t, f.svc.Start(context.Background()))
+	t.Cleanup(func() { _ = f.svc.Stop(context.Background()) })
+	f.build(t)
+
+	lock.busy.Store(true)
+	before := lock.tries.Load()
+	f.svc.MediaChanged()
+	time.Sleep(300 * time.Millisecond)
+	tries := lock.tries.Load() - before
+	assert.Positive(t, tries, "the update tried to run")
+	assert.Less(t, tries, int64(100), "the update retries once per update gap, not in a busy loop")
+}
