@@ -9,6 +9,7 @@
 package rag
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -83,11 +84,12 @@ type Service struct {
 	log     *slog.Logger
 	jobs    *job.Runner[counts, string]
 	index   atomic.Pointer[index]
-	// kick asks the update loop for an update; stop and done end it.
-	kick chan struct{}
-	mu   sync.Mutex
-	stop chan struct{}
-	done chan struct{}
+	// kick asks the update loop for an update; cancel ends it and done
+	// is closed when it has.
+	kick   chan struct{}
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
 }
 
 // New builds the service. emb nil means no embedder is configured: builds

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mediateka/domain"
 	"mediateka/usecase/rag"
 )
 
@@ -44,4 +45,23 @@ func TestUpdateWaitsQuietlyWhileAnotherProcessBuilds(t *testing.T) {
 	tries := lock.tries.Load() - before
 	assert.Positive(t, tries, "the update tried to run")
 	assert.Less(t, tries, int64(100), "the update retries once per update gap, not in a busy loop")
+}
+
+func TestStopCancelsABuildAnUpdateWaitsFor(t *testing.T) {
+	f := newFixture(t)
+	f.build(t)
+	release := f.emb.Hold()
+	defer release()
+	f.db.Exec(`UPDATE media SET plot = 'changed' WHERE media_type = 'movie'`)
+	require.NoError(t, f.svc.Build(context.Background(), ""))
+	require.Eventually(t, func() bool { return len(f.emb.Seen()) > 4 }, 5*time.Second, time.Millisecond, "the build is embedding")
+	f.svc.MediaChanged()
+	time.Sleep(100 * time.Millisecond) // the update is waiting for the build
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	require.NoError(t, f.svc.Stop(ctx))
+	assert.Less(t, time.Since(start), time.Second)
+	assert.Equal(t, domain.JobCancelled, f.svc.Status().State, "the build ended before Stop returned")
 }
