@@ -73,7 +73,12 @@ func (s *Service) buildJob(emb domain.Embedder, explicit bool) job.Job[counts, s
 	id := identityOf(emb)
 	return job.Job[counts, string]{
 		Counters: counts{Provider: id.name, Model: id.model, Dimensions: id.dims, Explicit: explicit},
-		Work:     func(ctx context.Context, p *progress) error { return s.work(ctx, emb, p) },
+		Work: func(ctx context.Context, p *progress) error {
+			if !explicit && s.index.Load() == nil {
+				return nil // the first build failed or was cancelled: no index to update
+			}
+			return s.work(ctx, emb, p)
+		},
 	}
 }
 

@@ -84,10 +84,11 @@ func (s *Service) Stop(ctx context.Context) error {
 
 // MediaChanged reports that catalogue records were written (a scan, an
 // edit, a classification). Once an index is built, it is updated in the
-// background within the update gap; before, nothing happens: the first
-// build is someone's choice (a remote embedder costs money).
+// background within the update gap, and a change during a build (the
+// first too) after it; before, nothing happens: the first build is
+// someone's choice (a remote embedder costs money).
 func (s *Service) MediaChanged() {
-	if s.index.Load() == nil {
+	if s.index.Load() == nil && !s.jobs.Running() {
 		return
 	}
 	select {
@@ -118,6 +119,9 @@ func (s *Service) updateLoop(ctx context.Context, done chan struct{}) {
 // update runs one update, after the running build if there is one.
 func (s *Service) update(ctx context.Context) {
 	for ctx.Err() == nil && s.emb != nil {
+		if s.index.Load() == nil && !s.jobs.Running() {
+			return // the first build failed or was cancelled: nothing to update
+		}
 		_, err := s.jobs.Run(ctx, s.buildJob(s.emb, false), nil)
 		if !errors.Is(err, ErrRunning) {
 			if err != nil {

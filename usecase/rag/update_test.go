@@ -65,3 +65,29 @@ func TestStopCancelsABuildAnUpdateWaitsFor(t *testing.T) {
 	assert.Less(t, time.Since(start), time.Second)
 	assert.Equal(t, domain.JobCancelled, f.svc.Status().State, "the build ended before Stop returned")
 }
+
+func TestChangeDuringTheFirstBuildIsAppliedAfterIt(t *testing.T) {
+	f := newFixture(t)
+	release := f.emb.Hold()
+	defer release()
+	require.NoError(t, f.svc.Build(context.Background(), ""))
+	require.Eventually(t, func() bool { return len(f.emb.Seen()) > 0 }, 5*time.Second, time.Millisecond,
+		"the build has read the catalogue")
+	f.db.Movie("Paddington", 2014, func(m *domain.Media) { m.Plot = "a polite bear from Peru in London" })
+	f.svc.MediaChanged()
+	time.Sleep(50 * time.Millisecond)
+	release()
+	assert.Equal(t, 4, f.ev.next(t).Indexed, "the build indexed what it read")
+	ev := f.ev.next(t)
+	assert.Equal(t, 5, ev.Indexed)
+	assert.Equal(t, 1, ev.Embedded, "the update embedded only the new film")
+	assert.Equal(t, []string{"Paddington"}, f.search(t, rag.Query{Text: "bear Peru"}))
+}
+
+func TestChangeBeforeAnyBuildBuildsNothing(t *testing.T) {
+	f := newFixture(t)
+	f.svc.MediaChanged()
+	time.Sleep(100 * time.Millisecond)
+	assert.Zero(t, f.emb.Texts(), "the first build is an administrator's choice")
+	assert.Empty(t, f.ev)
+}
