@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"mediateka/domain"
 	"mediateka/usecase/job"
@@ -108,6 +109,7 @@ func (s *Service) work(ctx context.Context, emb domain.Embedder, p *progress) er
 		batch := todo[start:min(start+batchSize, len(todo))]
 		entries, err := s.embed(ctx, emb, &want, batch)
 		if err != nil {
+			s.keepStored(want, keep, todo[start:], cur)
 			return err
 		}
 		keep = append(keep, entries...)
@@ -118,6 +120,33 @@ func (s *Service) work(ctx context.Context, emb domain.Embedder, p *progress) er
 	}
 	s.index.Store(newIndex(want, keep, s.opt.Now().UTC()))
 	return nil
+}
+
+// keepStored swaps in, after a run that failed at rest, an index of what
+// the store now holds: the entries kept and embedded so far and the old
+// vectors of the rest. The next update then embeds only the rest, not
+// again what this run stored. Without a loaded index the next run reads
+// the store, so there is nothing to do (and a failed first build leaves
+// no index).
+func (s *Service) keepStored(want identity, done []entry, rest []document, cur map[int64]entry) {
+	old := s.index.Load()
+	if old == nil {
+		return
+	}
+	for _, d := range rest {
+		if e, ok := cur[d.id]; ok {
+			e.kind = d.kind
+			done = append(done, e)
+		}
+	}
+	if len(done) == 0 {
+		return
+	}
+	if want.dims == 0 {
+		want.dims = len(done[0].vec)
+	}
+	done = slices.DeleteFunc(done, func(e entry) bool { return len(e.vec) != want.dims })
+	s.index.Store(newIndex(want, done, old.builtAt))
 }
 
 // current is what the index holds now for the identity want, by media

@@ -2,6 +2,7 @@ package rag_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/usecase/rag"
+	"mediateka/usecase/rag/ragtest"
 )
 
 // busyLock is the lock shared with `mediateka rag build`, held by that
@@ -90,4 +92,42 @@ func TestChangeBeforeAnyBuildBuildsNothing(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	assert.Zero(t, f.emb.Texts(), "the first build is an administrator's choice")
 	assert.Empty(t, f.ev)
+}
+
+// failingEmbedder fails its failAt-th batch (a build's call with more
+// than one text; 1 is the first).
+type failingEmbedder struct {
+	*ragtest.Embedder
+	failAt  int64
+	batches atomic.Int64
+}
+
+func (e *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) > 1 && e.batches.Add(1) == e.failAt {
+		return nil, domain.NewError(domain.KindUnavailable, "embedder_unavailable", "the provider is down")
+	}
+	return e.Embedder.Embed(ctx, texts)
+}
+
+func TestUpdateAfterAFailedOneEmbedsOnlyWhatWasNotStored(t *testing.T) {
+	f := newFixture(t)
+	require.NoError(t, f.svc.Stop(context.Background()))
+	emb := &failingEmbedder{Embedder: f.emb, failAt: 3}
+	f.svc = f.service(t, emb)
+	f.build(t) // batch 1
+	for i := range 40 {
+		f.db.Movie(fmt.Sprintf("Film %d", i), 2000+i, func(m *domain.Media) { m.Plot = fmt.Sprintf("plot number %d", i) })
+	}
+	f.svc.MediaChanged()
+	ev := f.ev.next(t) // batch 2 (32 films) is stored, batch 3 fails
+	require.Equal(t, domain.JobFailed, ev.State)
+	require.Equal(t, 32, ev.Embedded)
+
+	n := f.emb.Texts()
+	f.svc.MediaChanged()
+	ev = f.ev.next(t)
+	assert.Equal(t, domain.JobCompleted, ev.State)
+	assert.Equal(t, 8, ev.Embedded, "the 32 stored vectors are not embedded again")
+	assert.Equal(t, 8, f.emb.Texts()-n)
+	assert.Equal(t, 44, ev.Indexed)
 }
