@@ -160,10 +160,21 @@ func (s *Service) current(ctx context.Context, want identity) (map[int64]entry, 
 		}
 		return cur, ix.ids, nil
 	}
+	// An embedder that learns its length from its first answer matches
+	// rows of any length; the first row fixes it, and rows of another
+	// length are as good as none (embedded again), so an index never
+	// mixes lengths.
 	var stored []int64
+	dims := want.dims
 	err := s.vectors.Vectors(ctx, func(v domain.MediaVector) error {
 		stored = append(stored, v.MediaID)
-		if want.matches(identity{name: v.Embedder, model: v.Model, dims: v.Dimensions}) {
+		if !want.matches(identity{name: v.Embedder, model: v.Model, dims: v.Dimensions}) || len(v.Vector) == 0 {
+			return nil
+		}
+		if dims == 0 {
+			dims = len(v.Vector)
+		}
+		if len(v.Vector) == dims {
 			cur[v.MediaID] = entry{id: v.MediaID, hash: v.Hash, vec: v.Vector}
 		}
 		return nil

@@ -25,6 +25,10 @@ var (
 	ErrNotBuilt   = domain.NewError(domain.KindConflict, "index_not_built", "the semantic search index is not built yet (POST /api/media-admin/rag/build)")
 	ErrNoEmbedder = domain.NewError(domain.KindUnavailable, "embedder_unavailable", "no embedder is configured for semantic search")
 	ErrType       = domain.NewError(domain.KindInvalid, "invalid_type", "type must be movie or series")
+	// ErrMismatch is a query vector of another length than the index's:
+	// the embedder's model changed under it, and a build must start over.
+	ErrMismatch = domain.NewError(domain.KindUnavailable, "embedding_mismatch",
+		"the embedder's vectors no longer match the index; build it again")
 )
 
 // Options configure the service. All are optional.

@@ -131,3 +131,55 @@ func TestUpdateAfterAFailedOneEmbedsOnlyWhatWasNotStored(t *testing.T) {
 	assert.Equal(t, 8, f.emb.Texts()-n)
 	assert.Equal(t, 44, ev.Indexed)
 }
+
+// unsizedEmbedder is a remote embedder that learns its vector length
+// from its first answer: it reports 0 dimensions and embeds with inner,
+// which a test can swap for one of another length.
+type unsizedEmbedder struct {
+	inner atomic.Pointer[ragtest.Embedder]
+}
+
+func unsized(inner *ragtest.Embedder) *unsizedEmbedder {
+	e := &unsizedEmbedder{}
+	e.inner.Store(inner)
+	return e
+}
+
+func (e *unsizedEmbedder) Name() string    { return "test" }
+func (e *unsizedEmbedder) Model() string   { return "bow" }
+func (e *unsizedEmbedder) Dimensions() int { return 0 }
+func (e *unsizedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.inner.Load().Embed(ctx, texts)
+}
+
+func TestStoredVectorsOfAnotherLengthAreEmbeddedAgain(t *testing.T) {
+	f := newFixture(t)
+	require.NoError(t, f.svc.Stop(context.Background()))
+	emb := unsized(f.emb)
+	f.svc = f.service(t, emb)
+	f.build(t)
+	require.NoError(t, f.svc.Stop(context.Background()))
+	// The provider's vectors got shorter and a run stored one of them.
+	f.db.Exec(`UPDATE media_vector SET vector = substr(vector, 1, 1024), dimensions = 256
+		WHERE media_id = (SELECT max(media_id) FROM media_vector)`)
+
+	f.svc = f.service(t, emb)
+	ev := f.ev.next(t)
+	assert.Equal(t, 1, ev.Embedded, "the vector of another length is embedded again")
+	assert.Equal(t, 4, ev.Indexed)
+	assert.Equal(t, 512, ev.Dimensions)
+	assert.Equal(t, []string{"The Expanse"}, f.search(t, rag.Query{Text: "asteroid belt derelict"}))
+	assert.Equal(t, []string{"Interstellar"}, f.search(t, rag.Query{Text: "wormhole"}))
+}
+
+func TestQueryOfAnotherLengthIsAMismatch(t *testing.T) {
+	f := newFixture(t)
+	require.NoError(t, f.svc.Stop(context.Background()))
+	emb := unsized(f.emb)
+	f.svc = f.service(t, emb)
+	f.build(t)
+	emb.inner.Store(ragtest.New("test", "bow", 256))
+	_, err := f.svc.Search(context.Background(), rag.Query{Text: "wormhole"})
+	assert.ErrorIs(t, err, rag.ErrMismatch, "not an empty answer")
+	assert.True(t, domain.IsKind(err, domain.KindUnavailable))
+}
