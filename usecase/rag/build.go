@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"mediateka/domain"
 	"mediateka/usecase/job"
@@ -73,7 +74,12 @@ func (s *Service) buildJob(emb domain.Embedder, explicit bool) job.Job[counts, s
 	id := identityOf(emb)
 	return job.Job[counts, string]{
 		Counters: counts{Provider: id.name, Model: id.model, Dimensions: id.dims, Explicit: explicit},
-		Work:     func(ctx context.Context, p *progress) error { return s.work(ctx, emb, p) },
+		Work: func(ctx context.Context, p *progress) error {
+			if !explicit && s.index.Load() == nil {
+				return nil // the first build failed or was cancelled: no index to update
+			}
+			return s.work(ctx, emb, p)
+		},
 	}
 }
 
@@ -103,6 +109,7 @@ func (s *Service) work(ctx context.Context, emb domain.Embedder, p *progress) er
 		batch := todo[start:min(start+batchSize, len(todo))]
 		entries, err := s.embed(ctx, emb, &want, batch)
 		if err != nil {
+			s.keepStored(want, keep, todo[start:], cur)
 			return err
 		}
 		keep = append(keep, entries...)
@@ -113,6 +120,33 @@ func (s *Service) work(ctx context.Context, emb domain.Embedder, p *progress) er
 	}
 	s.index.Store(newIndex(want, keep, s.opt.Now().UTC()))
 	return nil
+}
+
+// keepStored swaps in, after a run that failed at rest, an index of what
+// the store now holds: the entries kept and embedded so far and the old
+// vectors of the rest. The next update then embeds only the rest, not
+// again what this run stored. Without a loaded index the next run reads
+// the store, so there is nothing to do (and a failed first build leaves
+// no index).
+func (s *Service) keepStored(want identity, done []entry, rest []document, cur map[int64]entry) {
+	old := s.index.Load()
+	if old == nil {
+		return
+	}
+	for _, d := range rest {
+		if e, ok := cur[d.id]; ok {
+			e.kind = d.kind
+			done = append(done, e)
+		}
+	}
+	if len(done) == 0 {
+		return
+	}
+	if want.dims == 0 {
+		want.dims = len(done[0].vec)
+	}
+	done = slices.DeleteFunc(done, func(e entry) bool { return len(e.vec) != want.dims })
+	s.index.Store(newIndex(want, done, old.builtAt))
 }
 
 // current is what the index holds now for the identity want, by media
@@ -126,10 +160,21 @@ func (s *Service) current(ctx context.Context, want identity) (map[int64]entry, 
 		}
 		return cur, ix.ids, nil
 	}
+	// An embedder that learns its length from its first answer matches
+	// rows of any length; the first row fixes it, and rows of another
+	// length are as good as none (embedded again), so an index never
+	// mixes lengths.
 	var stored []int64
+	dims := want.dims
 	err := s.vectors.Vectors(ctx, func(v domain.MediaVector) error {
 		stored = append(stored, v.MediaID)
-		if want.matches(identity{name: v.Embedder, model: v.Model, dims: v.Dimensions}) {
+		if !want.matches(identity{name: v.Embedder, model: v.Model, dims: v.Dimensions}) || len(v.Vector) == 0 {
+			return nil
+		}
+		if dims == 0 {
+			dims = len(v.Vector)
+		}
+		if len(v.Vector) == dims {
 			cur[v.MediaID] = entry{id: v.MediaID, hash: v.Hash, vec: v.Vector}
 		}
 		return nil

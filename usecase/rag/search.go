@@ -52,6 +52,9 @@ func (s *Service) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(vecs) != 1 {
 		return nil, fmt.Errorf("embed the query: %d vectors for one text", len(vecs))
 	}
+	if len(vecs[0]) != ix.id.dims {
+		return nil, ErrMismatch
+	}
 	hits := ix.search(vecs[0], want, q.TopK)
 	out, err := s.entries(ctx, hits)
 	if err != nil {

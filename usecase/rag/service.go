@@ -9,6 +9,7 @@
 package rag
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,10 @@ var (
 	ErrNotBuilt   = domain.NewError(domain.KindConflict, "index_not_built", "the semantic search index is not built yet (POST /api/media-admin/rag/build)")
 	ErrNoEmbedder = domain.NewError(domain.KindUnavailable, "embedder_unavailable", "no embedder is configured for semantic search")
 	ErrType       = domain.NewError(domain.KindInvalid, "invalid_type", "type must be movie or series")
+	// ErrMismatch is a query vector of another length than the index's:
+	// the embedder's model changed under it, and a build must start over.
+	ErrMismatch = domain.NewError(domain.KindUnavailable, "embedding_mismatch",
+		"the embedder's vectors no longer match the index; build it again")
 )
 
 // Options configure the service. All are optional.
@@ -83,11 +88,12 @@ type Service struct {
 	log     *slog.Logger
 	jobs    *job.Runner[counts, string]
 	index   atomic.Pointer[index]
-	// kick asks the update loop for an update; stop and done end it.
-	kick chan struct{}
-	mu   sync.Mutex
-	stop chan struct{}
-	done chan struct{}
+	// kick asks the update loop for an update; cancel ends it and done
+	// is closed when it has.
+	kick   chan struct{}
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
 }
 
 // New builds the service. emb nil means no embedder is configured: builds

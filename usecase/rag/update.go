@@ -17,11 +17,12 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stop != nil {
+	if s.cancel != nil {
 		return nil
 	}
-	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	go s.updateLoop(s.stop, s.done)
+	loop, cancel := context.WithCancel(context.Background())
+	s.cancel, s.done = cancel, make(chan struct{})
+	go s.updateLoop(loop, s.done)
 	return nil
 }
 
@@ -57,31 +58,37 @@ func (s *Service) load(ctx context.Context) error {
 	return nil
 }
 
-// Stop ends the update loop, then cancels a running build and waits for
-// it (at most until ctx ends), so the database can close under it. Later
-// builds are refused.
+// Stop ends the update loop and cancels a running build, then waits for
+// both (at most until ctx ends), so the database can close under them.
+// Later builds are refused.
 func (s *Service) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	stop, done := s.stop, s.done
-	s.stop = nil
+	cancel, done := s.cancel, s.done
+	s.cancel, s.done = nil, nil
 	s.mu.Unlock()
-	if stop != nil {
-		close(stop)
+	if cancel != nil {
+		cancel()
+	}
+	// The build is cancelled before the loop is waited for: an update may
+	// be waiting for it.
+	err := s.jobs.Stop(ctx)
+	if done != nil {
 		select {
 		case <-done:
 		case <-ctx.Done():
 			return fmt.Errorf("stop the RAG updates: %w", ctx.Err())
 		}
 	}
-	return s.jobs.Stop(ctx)
+	return err
 }
 
 // MediaChanged reports that catalogue records were written (a scan, an
 // edit, a classification). Once an index is built, it is updated in the
-// background within the update gap; before, nothing happens: the first
-// build is someone's choice (a remote embedder costs money).
+// background within the update gap, and a change during a build (the
+// first too) after it; before, nothing happens: the first build is
+// someone's choice (a remote embedder costs money).
 func (s *Service) MediaChanged() {
-	if s.index.Load() == nil {
+	if s.index.Load() == nil && !s.jobs.Running() {
 		return
 	}
 	select {
@@ -94,23 +101,16 @@ func (s *Service) MediaChanged() {
 // it, so a burst of changes costs one update. A build already running may
 // have read the catalogue before the change: the update waits for it and
 // runs after.
-func (s *Service) updateLoop(stop, done chan struct{}) {
+func (s *Service) updateLoop(ctx context.Context, done chan struct{}) {
 	defer close(done)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { <-stop; cancel() }()
 	for {
 		select {
-		case <-stop:
+		case <-ctx.Done():
 			return
 		case <-s.kick:
 		}
-		t := time.NewTimer(s.opt.UpdateGap)
-		select {
-		case <-stop:
-			t.Stop()
+		if !sleep(ctx, s.opt.UpdateGap) {
 			return
-		case <-t.C:
 		}
 		s.update(ctx)
 	}
@@ -119,6 +119,9 @@ func (s *Service) updateLoop(stop, done chan struct{}) {
 // update runs one update, after the running build if there is one.
 func (s *Service) update(ctx context.Context) {
 	for ctx.Err() == nil && s.emb != nil {
+		if s.index.Load() == nil && !s.jobs.Running() {
+			return // the first build failed or was cancelled: nothing to update
+		}
 		_, err := s.jobs.Run(ctx, s.buildJob(s.emb, false), nil)
 		if !errors.Is(err, ErrRunning) {
 			if err != nil {
@@ -126,12 +129,34 @@ func (s *Service) update(ctx context.Context) {
 			}
 			return
 		}
-		s.jobs.Wait()
-		if s.jobs.Running() { // the other process holds the lock
-			select {
-			case <-ctx.Done():
-			case <-time.After(s.opt.UpdateGap):
-			}
+		if s.jobs.Running() {
+			s.waitBuild(ctx)
+			continue
 		}
+		// `mediateka rag build` holds the lock: try again a gap later.
+		sleep(ctx, s.opt.UpdateGap)
+	}
+}
+
+// waitBuild waits until the build running in this process ends or ctx
+// does.
+func (s *Service) waitBuild(ctx context.Context) {
+	ended := make(chan struct{})
+	go func() { s.jobs.Wait(); close(ended) }() // ends with the build, which Stop cancels
+	select {
+	case <-ctx.Done():
+	case <-ended:
+	}
+}
+
+// sleep waits d or until ctx ends, and reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
