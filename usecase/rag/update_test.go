@@ -160,7 +160,7 @@ func TestStoredVectorsOfAnotherLengthAreEmbeddedAgain(t *testing.T) {
 	f.build(t)
 	require.NoError(t, f.svc.Stop(context.Background()))
 	// The provider's vectors got shorter and a run stored one of them.
-	f.db.Exec(`UPDATE media_vector SET vector = substr(vector, 1, 1024), dimensions = 256
+	f.db.Exec(`UPDATE media_vector SET embedding = substr(embedding, 1, 1024), dimensions = 256
 		WHERE media_id = (SELECT max(media_id) FROM media_vector)`)
 
 	f.svc = f.service(t, emb)
