@@ -203,17 +203,37 @@ func (h *Handler) recheck(j joined, s *socket, done <-chan struct{}) {
 			return
 		case <-tick.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), h.opt.TokenRecheck)
+		ctx, cancel := context.WithTimeout(context.Background(), max(h.opt.TokenRecheck, recheckTimeout))
 		u, err := h.opt.Verifier.VerifyToken(ctx, j.token)
 		cancel()
 		if err == nil {
 			_, err = h.hub.Admit(string(j.ticket.Role), j.ticket.Room, domain.CallerOf(u))
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+		case stumbled(err):
+			// The check could not be made (a busy store, a slow disk): that
+			// says nothing against the token, so the viewer keeps watching
+			// and the next tick checks again.
+			h.opt.Logger.Warn("a room connection's token could not be checked again", "err", err.Error())
+		default:
 			s.Close(ClosePolicy, errorCode(err))
 			return
 		}
 	}
+}
+
+// recheckTimeout is the least time one recheck may take.
+const recheckTimeout = 5 * time.Second
+
+// stumbled reports whether a recheck failed for want of an answer rather
+// than because the token or the account was refused.
+func stumbled(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return true
+	}
+	k := domain.KindOf(err)
+	return k == domain.KindInternal || k == domain.KindUnavailable
 }
 
 // closeCodeOf is the close code of a join refused after the upgrade.
