@@ -80,7 +80,25 @@ func isTheTitle(m domain.Media, query, message string) bool {
 			continue
 		}
 		n := normalise(t)
-		if n == q || compares && strings.Contains(" "+msg+" ", " "+n+" ") {
+		if n == q || compares && namesInAnyCase(strings.Fields(msg), strings.Fields(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesInAnyCase reports whether title's words stand together in words,
+// each in any of its forms ("похожее на Матрицу" names "Матрица").
+func namesInAnyCase(words, title []string) bool {
+	for i := 0; len(title) > 0 && i+len(title) <= len(words); i++ {
+		all := true
+		for j, w := range title {
+			if words[i+j] != w && !textmatch.Inflects(words[i+j], w) {
+				all = false
+				break
+			}
+		}
+		if all {
 			return true
 		}
 	}

@@ -131,4 +131,8 @@ func TestTheComparedTitleIsNotSuggested(t *testing.T) {
 	assert.True(t, isTheTitle(dark, "тьма", "тьма"))
 	assert.False(t, isTheTitle(dark, "про тьма и свет", "посоветуй фильм про тьма и свет"), "a topic, not a comparison")
 	assert.False(t, isTheTitle(dark, "матрицу", "что-нибудь похожее на матрицу"))
+	matrix := domain.Media{Title: "The Matrix", TitleRu: "Матрица"}
+	assert.True(t, isTheTitle(matrix, "матрицу", "посоветуй что-нибудь похожее на Матрицу"), "the title in another case")
+	assert.True(t, isTheTitle(matrix, "matrix", "find me something like The Matrix"))
+	assert.False(t, isTheTitle(matrix, "матрицу", "посоветуй что-нибудь похожее на Аватар"))
 }
