@@ -2,7 +2,7 @@
 
 # Debian packages the integration tests drive for real. `make test` installs
 # the missing ones when run as root (CI, containers); otherwise it says which.
-APT_PACKAGES := ffmpeg chromium qbittorrent-nox
+APT_PACKAGES := ffmpeg chromium qbittorrent-nox espeak-ng
 STATICCHECK_VERSION := v0.8.2
 GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)

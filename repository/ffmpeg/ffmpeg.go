@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"mediateka/repository/procgroup"
 )
 
 // ErrNotInstalled is returned by New when ffmpeg is not on the PATH.
@@ -80,11 +82,11 @@ func input(path string) string {
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 
 // command builds an ffmpeg process in a process group of its own that
-// ctx's end kills whole (see killGroup), with its error output kept in
+// ctx's end kills whole (see procgroup.Own), with its error output kept in
 // stderr.
 func (r *Runner) command(ctx context.Context, stderr *tail, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, r.bin, append([]string{"-nostdin", "-hide_banner", "-v", "error"}, args...)...)
-	ownGroup(cmd)
+	procgroup.Own(cmd)
 	cmd.WaitDelay = time.Second
 	cmd.Stderr = stderr
 	return cmd
