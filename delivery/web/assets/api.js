@@ -96,6 +96,7 @@ export const me = () => api('/api/auth/me');
 // that already shows a revoked URL keeps showing it.
 const kept = 200;
 const thumbs = new Map(); // id → Promise of a blob: URL or null, oldest use first
+const fetched = new Set(); // ids whose fetch has finished: only these may be evicted
 const waiting = [];
 let running = 0;
 let noRoute = false; // the server has no thumbnail route: stop asking
@@ -105,11 +106,18 @@ const parallel = 3;
 export function thumbnail(id) {
   let p = thumbs.get(id);
   if (p) thumbs.delete(id); // used now: the newest again
-  else p = new Promise((resolve) => { waiting.push({ id, resolve }); pump(); });
+  else {
+    p = new Promise((resolve) => { waiting.push({ id, resolve }); pump(); })
+      .then((u) => { fetched.add(id); return u; });
+  }
   thumbs.set(id, p);
   for (const [old, url] of thumbs) {
     if (thumbs.size <= kept) break;
+    // A fetch still under way has someone waiting for its URL: revoking
+    // it when it lands would hand them a dead link.
+    if (!fetched.has(old)) continue;
     thumbs.delete(old);
+    fetched.delete(old);
     url.then((u) => { if (u) URL.revokeObjectURL(u); });
   }
   return p;

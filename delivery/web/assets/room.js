@@ -26,7 +26,8 @@ function address(role, room) {
  */
 async function refusal(room) {
   try {
-    await api('/api/control/status?' + new URLSearchParams({ room }));
+    // refused() alone decides what a refusal does (a 401 signs in once).
+    await api('/api/control/status?' + new URLSearchParams({ room }), { signIn: false });
     return '';
   } catch (e) {
     if (!e.status || e.status >= 500) return '';
