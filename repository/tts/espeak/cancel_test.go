@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,12 +14,26 @@ import (
 	"mediateka/repository/exectest"
 )
 
-// running counts the processes named name in /proc.
+// running counts this test process's children named name in /proc:
+// other packages' tests run ffmpeg at the same time, and theirs must not
+// count.
 func running(name string) int {
-	comms, _ := filepath.Glob("/proc/[0-9]*/comm")
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := strconv.Itoa(os.Getpid())
 	n := 0
-	for _, c := range comms {
-		if b, err := os.ReadFile(c); err == nil && strings.TrimSpace(string(b)) == name {
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so cut at the last ')'.
+		s := string(b)
+		open, shut := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || shut < open {
+			continue
+		}
+		rest := strings.Fields(s[shut+1:])
+		if s[open+1:shut] == name && len(rest) > 1 && rest[1] == me {
 			n++
 		}
 	}

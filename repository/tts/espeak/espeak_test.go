@@ -136,3 +136,19 @@ func TestMissingProgramsAreUnavailable(t *testing.T) {
 	}
 	speak(t, e, english, "en-us", domain.AudioWAV) // wav needs no ffmpeg
 }
+
+// When ffmpeg fails, its own words are the error, not the cancellation of
+// espeak-ng that its failure caused.
+func TestAFailingEncoderIsTheErrorTold(t *testing.T) {
+	exectest.Require(t, "espeak-ng", "espeak-ng")
+	fake := filepath.Join(t.TempDir(), "ffmpeg")
+	script := "#!/bin/sh\ncat >/dev/null & echo \"Unknown encoder 'libmp3lame'\" >&2; exit 1\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{FFmpeg: fake})
+	err := e.Synthesize(context.Background(), russian, "", domain.AudioMP3, &bytes.Buffer{})
+	if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "Unknown encoder") {
+		t.Fatalf("want ffmpeg's own failure, got %v", err)
+	}
+}

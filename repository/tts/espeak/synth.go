@@ -44,6 +44,7 @@ func (e *Engine) Synthesize(ctx context.Context, text, voice string, format doma
 	case <-ctx.Done():
 		return fmt.Errorf("espeak: waiting for a free slot: %w", ctx.Err())
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := &stopOnError{w: w, stop: cancel}
@@ -51,9 +52,9 @@ func (e *Engine) Synthesize(ctx context.Context, text, voice string, format doma
 	speak.Stdin = strings.NewReader(text)
 	if ffmpeg == "" {
 		speak.Stdout = out
-		return finish(ctx, out, "espeak-ng", speak.Run(), speak)
+		return finish(parent, out, "espeak-ng", speak.Run(), speak)
 	}
-	return e.pipe(ctx, speak, e.command(ctx, ffmpeg, encodeArgs(format)...), out)
+	return e.pipe(parent, speak, e.command(ctx, ffmpeg, encodeArgs(format)...), out)
 }
 
 // espeakArgs is the espeak-ng command line for voice: UTF-8 text on
@@ -90,8 +91,10 @@ func (e *Engine) command(ctx context.Context, bin string, args ...string) *exec.
 }
 
 // pipe runs speak | encode > out and waits for both; either failing
-// stops the other.
-func (e *Engine) pipe(ctx context.Context, speak, encode *exec.Cmd, out *stopOnError) error {
+// stops the other, and the error told is the one that failed first (the
+// other was only stopped). parent is the caller's context: its end is a
+// cancellation, not a failure of either program.
+func (e *Engine) pipe(parent context.Context, speak, encode *exec.Cmd, out *stopOnError) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("espeak: %w", err)
@@ -110,21 +113,27 @@ func (e *Engine) pipe(ctx context.Context, speak, encode *exec.Cmd, out *stopOnE
 		return fmt.Errorf("espeak: start: %w", err)
 	}
 	var speakErr error
+	var first string
+	var once sync.Once
+	fail := func(program string) { once.Do(func() { first = program }); out.stop() }
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		if speakErr = speak.Wait(); speakErr != nil {
-			out.stop()
+			fail("espeak-ng")
 		}
 	})
 	encodeErr := encode.Wait()
 	if encodeErr != nil {
-		out.stop()
+		fail("ffmpeg")
 	}
 	wg.Wait()
-	if err := finish(ctx, out, "espeak-ng", speakErr, speak); err != nil {
+	if first == "ffmpeg" {
+		return finish(parent, out, "ffmpeg", encodeErr, encode)
+	}
+	if err := finish(parent, out, "espeak-ng", speakErr, speak); err != nil {
 		return err
 	}
-	return finish(ctx, out, "ffmpeg", encodeErr, encode)
+	return finish(parent, out, "ffmpeg", encodeErr, encode)
 }
 
 // finish turns a process's end into the error Synthesize returns: the
