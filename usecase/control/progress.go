@@ -74,8 +74,11 @@ func (c *Client) flush(ctx context.Context) {
 		return
 	}
 	media := c.kept.media
-	c.kept = kept{}
-	c.logProgress(media, c.hub.opt.Progress.Flush(ctx, c.caller.UserID, media))
+	err := c.hub.opt.Progress.Flush(ctx, c.caller.UserID, media)
+	if err == nil {
+		c.kept = kept{} // kept otherwise, so leaving tries once more
+	}
+	c.logProgress(media, err)
 }
 
 // flushProgress writes a leaving player's last position, which the

@@ -100,7 +100,11 @@ func (s *Service) Flush(ctx context.Context, userID, mediaID int64) error {
 	if !ok {
 		return nil
 	}
-	return s.write(ctx, k, r)
+	if err := s.write(ctx, k, r); err != nil {
+		s.th.restore(k, r) // held again, so a later flush can still write it
+		return err
+	}
+	return nil
 }
 
 // write stores a checked report of k as of r.at.

@@ -305,3 +305,20 @@ func TestSeenTellsTheOfflineAssistant(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, seen)
 }
+
+// A flush that could not write (a cancelled request, a busy store) keeps
+// the report, so the next flush (the player leaving) still writes it.
+func TestAFailedFlushKeepsTheReport(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	for sec := 1; sec <= 4; sec++ {
+		require.NoError(t, r.svc.Report(ctx, r.ann, r.heat, float64(sec), 6000))
+		r.clock.add(time.Second)
+	}
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	require.Error(t, r.svc.Flush(gone, r.ann, r.heat))
+	require.NoError(t, r.svc.Flush(ctx, r.ann, r.heat))
+	w, _ := r.state(t, r.ann, r.heat)
+	assert.InDelta(t, 4, w.Position, 0, "the held report survived the failed write")
+}

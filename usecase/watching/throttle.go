@@ -108,6 +108,18 @@ func (t *throttle) take(k key) (report, bool) {
 	return r, true
 }
 
+// restore holds r for k again after its write failed, unless a newer
+// report came meanwhile.
+func (t *throttle) restore(k key, r report) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.last[k]
+	if e.held == nil {
+		e.held = &r
+		t.last[k] = e
+	}
+}
+
 // forget drops what was written and held for k, so its next report is
 // written: the watched mark was changed by other means.
 func (t *throttle) forget(k key) {
