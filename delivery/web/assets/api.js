@@ -85,8 +85,8 @@ async function failure(r, leave) {
   return err;
 }
 
-/** The signed-in account (GET /api/auth/me). */
-export const me = () => api('/api/auth/me');
+/** The signed-in account (GET /api/auth/me); opts as for api(). */
+export const me = (opts) => api('/api/auth/me', opts);
 
 // Thumbnails are fetched with the header and shown as blob: URLs. They are
 // made by ffmpeg on first request, so only a few are asked for at once.

@@ -4,7 +4,7 @@
 // ever stored are those the API itself returned to this page (never one
 // read from a link). It uses the pages' API client, with its 401s left to
 // this page (here is where a person signs in).
-import { api, token, keepToken, forgetToken, readable } from './api.js';
+import { api, me, token, keepToken, forgetToken, readable } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const quiet = { signIn: false };
@@ -28,16 +28,17 @@ async function signedIn(call) {
     $('err').textContent = readable(e);
     return false;
   }
-  if (!body || !body.access_token) { $('err').textContent = 'error'; return false; }
+  if (!body || !body.access_token) { $('err').textContent = 'Вход не удался / Sign-in failed'; return false; }
   keepToken(body.access_token);
   if (/^\/(player|remote)(\?[^#]*)?$/.test(next)) location.replace(next);
   else show(body.user);
   return true;
 }
 
-async function me() {
+/** Shows the account a kept token belongs to, or the sign-in form. */
+async function restore() {
   if (!token()) return show(null);
-  try { show(await api('/api/auth/me', quiet)); } catch { forgetToken(); show(null); }
+  try { show(await me(quiet)); } catch { forgetToken(); show(null); }
 }
 
 $('login').addEventListener('submit', async (e) => {
@@ -54,7 +55,7 @@ if (code) {
   show(null);
   // The code is bound to this browser by an HttpOnly cookie the callback
   // set: the same-origin fetch (the client's default) sends it.
-  if (!await signedIn(api('/api/auth/exchange', { ...quiet, method: 'POST', body: { code } }))) me();
+  if (!await signedIn(api('/api/auth/exchange', { ...quiet, method: 'POST', body: { code } }))) restore();
 } else {
-  me();
+  restore();
 }
