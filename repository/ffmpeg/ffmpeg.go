@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"mediateka/repository/procgroup"
@@ -37,9 +36,6 @@ const MaxThumbnails = 2
 // ThumbnailWidth is the widest a thumbnail is made; smaller pictures keep
 // their size.
 const ThumbnailWidth = 480
-
-// stderrTail is how much of ffmpeg's error output is kept for the log.
-const stderrTail = 4 << 10
 
 // Runner runs ffmpeg. It is safe for concurrent use.
 type Runner struct {
@@ -84,7 +80,7 @@ func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 // command builds an ffmpeg process in a process group of its own that
 // ctx's end kills whole (see procgroup.Own), with its error output kept in
 // stderr.
-func (r *Runner) command(ctx context.Context, stderr *tail, args ...string) *exec.Cmd {
+func (r *Runner) command(ctx context.Context, stderr *procgroup.Tail, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, r.bin, append([]string{"-nostdin", "-hide_banner", "-v", "error"}, args...)...)
 	procgroup.Own(cmd)
 	cmd.WaitDelay = time.Second
@@ -105,7 +101,7 @@ func (r *Runner) Thumbnail(ctx context.Context, path string, at float64) ([]byte
 	}
 	ctx, cancel := context.WithTimeout(ctx, ThumbnailTimeout)
 	defer cancel()
-	stderr := &tail{}
+	stderr := &procgroup.Tail{}
 	out := &capped{max: maxThumbnailBytes}
 	cmd := r.command(ctx, stderr, "-ss", seconds(max(0, at)), "-i", input(path), "-map", "0:V:0", "-frames:v", "1",
 		"-vf", "scale='min("+strconv.Itoa(ThumbnailWidth)+",iw)':-2", "-q:v", "4", "-c:v", "mjpeg", "-f", "image2pipe", "pipe:1")
@@ -141,28 +137,4 @@ func (c *capped) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return c.buf.Write(p)
-}
-
-// tail keeps the last stderrTail bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-// Write keeps the end of p and of what came before it.
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - stderrTail; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-// String is what was kept.
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

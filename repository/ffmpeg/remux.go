@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"mediateka/repository/procgroup"
 )
 
 // Remux starts ffmpeg on the file at path: its first video stream (cover
@@ -22,7 +24,7 @@ import (
 // before it, and the output's clock starts at 0 there.
 func (r *Runner) Remux(ctx context.Context, path string, audio int, start float64) (io.ReadCloser, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	stderr := &tail{}
+	stderr := &procgroup.Tail{}
 	cmd := r.command(ctx, stderr, remuxArgs(path, audio, start)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -62,7 +64,7 @@ type remux struct {
 	cmd    *exec.Cmd
 	out    io.ReadCloser
 	cancel context.CancelFunc
-	stderr *tail
+	stderr *procgroup.Tail
 	log    *slog.Logger
 	name   string
 	// ended is set once the whole output was read.

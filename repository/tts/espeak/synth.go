@@ -86,7 +86,7 @@ func (e *Engine) command(ctx context.Context, bin string, args ...string) *exec.
 	cmd := exec.CommandContext(ctx, bin, args...)
 	procgroup.Own(cmd)
 	cmd.WaitDelay = time.Second
-	cmd.Stderr = &tail{}
+	cmd.Stderr = &procgroup.Tail{}
 	return cmd
 }
 
@@ -148,7 +148,7 @@ func finish(ctx context.Context, out *stopOnError, program string, err error, cm
 	case ctx.Err() != nil:
 		return fmt.Errorf("espeak: %s stopped: %w", program, context.Cause(ctx))
 	}
-	return fmt.Errorf("espeak: %s: %w: %s", program, err, cmd.Stderr.(*tail).String())
+	return fmt.Errorf("espeak: %s: %w: %s", program, err, cmd.Stderr.(*procgroup.Tail).String())
 }
 
 // stopOnError passes writes to w and, on the first failure (a client
@@ -177,31 +177,4 @@ func (s *stopOnError) failed() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
-}
-
-// tail keeps the last few hundred bytes a program printed on stderr.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-// maxTail bounds the stderr kept for an error message.
-const maxTail = 512
-
-// Write implements io.Writer.
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > maxTail {
-		t.buf = t.buf[len(t.buf)-maxTail:]
-	}
-	return len(p), nil
-}
-
-// String is the kept output, trimmed.
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.TrimSpace(string(t.buf))
 }
