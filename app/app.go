@@ -158,6 +158,9 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	deps.Playback = a.playback
 	deps.Torrents, deps.TorrentSearch = torrents.svc, torrents.search
+	if deps.Speech, err = newSpeech(a.cfg, keys, a.lib, a.log); err != nil {
+		return err
+	}
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

@@ -160,15 +160,35 @@ type Torrent struct {
 	RelocateInline int `json:"relocate_inline"`
 }
 
-// TTS configures speech synthesis.
+// TTS configures speech synthesis (docs/API.md §10).
 type TTS struct {
-	Engine        string `json:"engine"`
-	Voice         string `json:"voice"`
-	Format        string `json:"format"`
-	CacheDir      string `json:"cache_dir"`
-	OpenAIBaseURL string `json:"openai_base_url"`
-	OpenAIModel   string `json:"openai_model"`
-	GoogleBaseURL string `json:"google_base_url"`
+	// Engine is the default engine: espeak, google or openai.
+	Engine string `json:"engine"`
+	// Format is the default format; "" is mp3 when the engine can make it
+	// (espeak needs ffmpeg for it), else wav.
+	Format   string `json:"format"`
+	CacheDir string `json:"cache_dir"`
+	// CacheMaxMB caps the audio cache; the least recently used files go.
+	CacheMaxMB int `json:"cache_max_mb"`
+	// MaxProcesses bounds the espeak-ng syntheses running at once.
+	MaxProcesses int       `json:"max_processes"`
+	Espeak       TTSEngine `json:"espeak"`
+	Google       TTSEngine `json:"google"`
+	OpenAI       TTSEngine `json:"openai"`
+}
+
+// TTSEngine configures one speech engine. BaseURL and Model are for the
+// remote engines, Rate and Pitch for espeak.
+type TTSEngine struct {
+	// Voices is the voice per language ("ru", "en") for a text that
+	// names no voice: the language is read from the text.
+	Voices  map[string]string `json:"voices"`
+	BaseURL string            `json:"base_url,omitempty"`
+	Model   string            `json:"model,omitempty"`
+	// Rate is espeak-ng's speed in words a minute (its own 175 when 0).
+	Rate int `json:"rate,omitempty"`
+	// Pitch is espeak-ng's pitch 0–99 (its own 50 when 0).
+	Pitch int `json:"pitch,omitempty"`
 }
 
 // Chat bounds chat requests.
@@ -228,7 +248,10 @@ func Defaults() Config {
 			FetchTimeout: Duration(20 * time.Second), PollInterval: Duration(10 * time.Second),
 			ScanCompleted: true, RelocateInline: 5,
 		},
-		TTS:     TTS{Engine: "espeak", Voice: "ru", OpenAIBaseURL: "https://api.openai.com/v1", OpenAIModel: "tts-1", GoogleBaseURL: "https://texttospeech.googleapis.com"},
+		TTS: TTS{Engine: "espeak", CacheMaxMB: 256, MaxProcesses: 2,
+			Espeak: TTSEngine{Voices: map[string]string{"ru": "ru", "en": "en-us"}},
+			Google: TTSEngine{BaseURL: "https://texttospeech.googleapis.com", Voices: map[string]string{"ru": "ru-RU-Wavenet-D", "en": "en-US-Wavenet-D"}},
+			OpenAI: TTSEngine{BaseURL: "https://api.openai.com/v1", Model: "tts-1", Voices: map[string]string{"ru": "alloy", "en": "alloy"}}},
 		Chat:    Chat{MaxMessageChars: 4000, MaxHistory: 50, Timeout: Duration(90 * time.Second)},
 		Control: Control{AllowAnonymousRooms: true, TokenRecheck: Duration(30 * time.Second)},
 		Media:   Media{PlayTokenTTL: Duration(6 * time.Hour), MaxRemuxes: 4},

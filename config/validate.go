@@ -125,6 +125,18 @@ func (c Config) validateChoices(add func(string, ...any)) {
 	if !slices.Contains([]string{"", "mp3", "wav", "ogg"}, c.TTS.Format) {
 		add("tts.format %q must be mp3, wav or ogg", c.TTS.Format)
 	}
+	if c.TTS.CacheMaxMB < 1 {
+		add("tts.cache_max_mb must be at least 1")
+	}
+	if c.TTS.MaxProcesses < 1 || c.TTS.MaxProcesses > 64 {
+		add("tts.max_processes must be 1 to 64")
+	}
+	if p := c.TTS.Espeak.Pitch; p < 0 || p > 99 {
+		add("tts.espeak.pitch must be 0 to 99")
+	}
+	if r := c.TTS.Espeak.Rate; r != 0 && (r < 80 || r > 500) {
+		add("tts.espeak.rate must be 80 to 500 words a minute (0: espeak-ng's own)")
+	}
 }
 
 // validateURLs checks the addresses of outside services and proxies.
@@ -136,7 +148,8 @@ func (c Config) validateURLs(add func(string, ...any)) {
 	}
 	for _, f := range [][2]string{{"ai.base_url", c.AI.BaseURL}, {"torrent_client.url", c.TorrentClient.URL},
 		{"google_oauth.auth_url", c.GoogleOAuth.AuthURL}, {"google_oauth.token_url", c.GoogleOAuth.TokenURL},
-		{"google_oauth.userinfo_url", c.GoogleOAuth.UserinfoURL}} {
+		{"google_oauth.userinfo_url", c.GoogleOAuth.UserinfoURL},
+		{"tts.google.base_url", c.TTS.Google.BaseURL}, {"tts.openai.base_url", c.TTS.OpenAI.BaseURL}} {
 		if f[1] != "" && !isHTTPURL(f[1]) {
 			add("%s %q must be an http(s) URL", f[0], f[1])
 		}

@@ -43,6 +43,9 @@ const (
 	// embeds for a record: what it is called and what it is about, never
 	// where its file lies or how it is stored.
 	FieldDocument
+	// FieldSpoken: prose a person may have read aloud (GET /api/tts/*
+	// with media_id and field); a text or a list of sentences.
+	FieldSpoken
 )
 
 // MediaField describes one field of Media as every layer sees it. The
@@ -90,7 +93,7 @@ func (mf MediaField) Empty(m *Media) bool {
 // that nobody changes the table at run time; hot paths keep one copy.
 func MediaFields() []MediaField {
 	const (
-		edit, scan, ai, search, notNull, doc = FieldEditable, FieldScanned, FieldClassified, FieldSearchable, FieldNotNull, FieldDocument
+		edit, scan, ai, search, notNull, doc, spoken = FieldEditable, FieldScanned, FieldClassified, FieldSearchable, FieldNotNull, FieldDocument, FieldSpoken
 	)
 	return []MediaField{
 		{"disk_name", FieldText, scan | notNull, func(m *Media) any { return &m.DiskName }},
@@ -106,17 +109,17 @@ func MediaFields() []MediaField {
 		{"directors", FieldArray, edit | ai | doc, func(m *Media) any { return &m.Directors }},
 		{"cast", FieldArray, edit | ai | doc, func(m *Media) any { return &m.Cast }},
 		{"awards", FieldArray, edit, func(m *Media) any { return &m.Awards }},
-		{"facts", FieldArray, edit, func(m *Media) any { return &m.Facts }},
+		{"facts", FieldArray, edit | spoken, func(m *Media) any { return &m.Facts }},
 		{"similar", FieldArray, edit, func(m *Media) any { return &m.Similar }},
 		{"num_episodes_per_season", FieldArray, edit, func(m *Media) any { return &m.NumEpisodesPerSeason }},
 		{"rating", FieldObject, edit, func(m *Media) any { return &m.Rating }},
 		{"num_of_seasons", FieldInt, edit, func(m *Media) any { return &m.NumOfSeasons }},
 		{"number", FieldInt, edit | scan, func(m *Media) any { return &m.Number }},
-		{"plot", FieldText, edit | ai | doc, func(m *Media) any { return &m.Plot }},
-		{"atmosphere", FieldText, edit | ai | doc, func(m *Media) any { return &m.Atmosphere }},
-		{"why_watch", FieldText, edit | ai | doc, func(m *Media) any { return &m.WhyWatch }},
+		{"plot", FieldText, edit | ai | doc | spoken, func(m *Media) any { return &m.Plot }},
+		{"atmosphere", FieldText, edit | ai | doc | spoken, func(m *Media) any { return &m.Atmosphere }},
+		{"why_watch", FieldText, edit | ai | doc | spoken, func(m *Media) any { return &m.WhyWatch }},
 		{"mood", FieldText, edit | ai | doc, func(m *Media) any { return &m.Mood }},
-		{"final_verdict", FieldText, edit | ai, func(m *Media) any { return &m.FinalVerdict }},
+		{"final_verdict", FieldText, edit | ai | spoken, func(m *Media) any { return &m.FinalVerdict }},
 		{"can_stop_at", FieldText, edit, func(m *Media) any { return &m.CanStopAt }},
 		{"quote", FieldText, edit, func(m *Media) any { return &m.Quote }},
 		{"parent_id", FieldInt, edit | scan | notNull, func(m *Media) any { return &m.ParentID }},

@@ -28,6 +28,8 @@ type chatTurnDTO struct {
 type chatRequestDTO struct {
 	Message string        `json:"message"`
 	History []chatTurnDTO `json:"history"`
+	// Speak asks for the answer spoken too (API.md §2): audio_url.
+	Speak bool `json:"speak"`
 }
 
 // chatResponseDTO is API.md §2's answer: text equals response, model is null
@@ -38,6 +40,14 @@ type chatResponseDTO struct {
 	Text      string  `json:"text"`
 	HandledBy string  `json:"handled_by"`
 	Model     *string `json:"model"`
+	spokenDTO
+}
+
+// spokenDTO is the answer's audio when the request asked "speak": its URL,
+// or why there is none (the answer itself still stands).
+type spokenDTO struct {
+	AudioURL   *string      `json:"audio_url,omitempty"`
+	AudioError *errorDetail `json:"audio_error,omitempty"`
 }
 
 // The SSE data objects of API.md §2, one type per kind of event.
@@ -52,6 +62,7 @@ type (
 		Done      bool    `json:"done"`
 		HandledBy string  `json:"handled_by"`
 		Model     *string `json:"model"`
+		spokenDTO
 	}
 	sseError struct {
 		Error errorDetail `json:"error"`
@@ -75,21 +86,42 @@ func (s *Server) chat(c *fiber.Ctx) error {
 	for i, t := range body.History {
 		req.History[i] = domain.ChatTurn{Role: t.Role, Text: t.Text}
 	}
+	speak := body.Speak && s.deps.Speech != nil
 	if strings.Contains(c.Get(fiber.HeaderAccept), "text/event-stream") {
-		return s.chatStream(c, req)
+		return s.chatStream(c, req, speak)
 	}
 	ans, err := s.deps.Chat.Ask(c.UserContext(), req)
 	if err != nil {
 		return err
 	}
-	return c.JSON(chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optText(ans.Model)})
+	out := chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optText(ans.Model)}
+	if speak {
+		out.spokenDTO = s.spoken(c.UserContext(), ans.Text)
+	}
+	return c.JSON(out)
+}
+
+// spoken speaks an answer with the default engine. A speech engine that
+// cannot speak now costs the person the audio, not the answer: the reason
+// comes back as audio_error.
+func (s *Server) spoken(ctx context.Context, text string) spokenDTO {
+	f, err := s.deps.Speech.Speak(ctx, text, "")
+	if err != nil {
+		status, body := toResponse(err)
+		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
+			s.log.Error("speaking a chat answer failed", "err", err.Error())
+		}
+		return spokenDTO{AudioError: &body.Error}
+	}
+	u := f.URL()
+	return spokenDTO{AudioURL: &u}
 }
 
 // chatStream answers as Server-Sent Events. A request that does not
 // validate is refused with a plain error before the stream starts; later
 // failures arrive as a data: {"error": …} event. The stream ends when the
 // answer is done, the client leaves, or the server starts shutting down.
-func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
+func (s *Server) chatStream(c *fiber.Ctx, req chat.Request, speak bool) error {
 	if err := s.deps.Chat.Validate(req); err != nil {
 		return err
 	}
@@ -103,8 +135,19 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request) error {
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer cancel()
 		var writeErr error
+		var answer strings.Builder
 		err := s.deps.Chat.Stream(ctx, req, func(ev chat.Event) error {
-			writeErr = writeSSE(w, toSSE(ev))
+			out := toSSE(ev)
+			switch d := out.(type) {
+			case sseText:
+				answer.WriteString(d.Text)
+			case sseDone:
+				if speak {
+					d.spokenDTO = s.spoken(ctx, answer.String())
+					out = d
+				}
+			}
+			writeErr = writeSSE(w, out)
 			return writeErr
 		})
 		if err == nil || writeErr != nil {

@@ -9,8 +9,14 @@ import (
 )
 
 // maxHeaderBytes bounds the request line plus headers (fasthttp's read
-// buffer): larger is 414 when the URL alone does not fit, else 431.
-const maxHeaderBytes = 16 << 10
+// buffer): larger is 414 when the URL alone does not fit, else 431. The
+// TTS routes take their text in the query string (an <audio> element can
+// only GET), and the longest text they accept, 5000 Cyrillic characters,
+// is 30 KB percent-encoded (60 KB were it all four-byte emoji): 64 KiB
+// holds any text the routes accept plus a browser's headers, so an
+// over-long text is refused by its length with text_too_long, not by
+// the buffer.
+const maxHeaderBytes = 64 << 10
 
 // handleUnreadableRequests answers requests fasthttp cannot read (too
 // large, malformed, too slow) with the API error body. Fiber's own handler

@@ -12,8 +12,9 @@ import (
 // It does not end after an abbreviation (т. е., т.к., им., Mr., e.g., vs.),
 // an initial (А. С. Пушкин, J. R. R. Tolkien), inside a number (3.14),
 // or when the next word starts with a small letter ("г. вышел",
-// "Ну… может"). An abbreviation that can close a sentence (г., др., т. д.,
-// etc.) ends one when a capital follows. Sentences come back trimmed,
+// "Ну… может"). An abbreviation that can close a sentence (др., т. д.,
+// etc., and г. after a year: "в 1999 г.") ends one when a capital follows;
+// "г. Москва" stays one sentence. Sentences come back trimmed,
 // blank ones dropped.
 func Sentences(text string) []string {
 	var out []string
@@ -69,8 +70,22 @@ func endsSentence(r []rune, mark, end int) bool {
 		return false
 	case neverFinal[word]:
 		return false
+	case word == "г" || word == "гг":
+		// "1999 г." (a year) may close a sentence; "г. Москва" (город)
+		// names a city and never does.
+		return endsWithDigit(r[:mark-len([]rune(word))])
 	}
 	return true
+}
+
+// endsWithDigit reports whether the last word of r, past spaces, ends in
+// a digit: "в 1999 " or "1990–2000 ".
+func endsWithDigit(r []rune) bool {
+	i := len(r) - 1
+	for i >= 0 && unicode.IsSpace(r[i]) {
+		i--
+	}
+	return i >= 0 && unicode.IsDigit(r[i])
 }
 
 // nextWordStart is the first letter or digit after r[from:], past spaces,
@@ -111,8 +126,9 @@ func isInitials(w string) bool {
 
 // neverFinal are abbreviations (lower-cased, without the last dot) that do
 // not end a sentence even before a capital: a name or a clause follows.
-// Those that may end one (г., гг., др., т. д., ч., etc.) are left out, so
-// a capital after them starts a new sentence; a small letter never does.
+// Those that may end one (др., т. д., ч., etc.) are left out, so a capital
+// after them starts a new sentence; a small letter never does. г. and гг.
+// end one only after a year (endsSentence).
 var neverFinal = map[string]bool{
 	"т": true, "т.е": true, "т.к": true, "т.н": true, "т.ч": true, "е": true, "к": true,
 	"им": true, "ул": true, "проф": true, "акад": true, "см": true, "ср": true, "напр": true,
