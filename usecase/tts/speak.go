@@ -41,9 +41,15 @@ func (s *Service) cached(ctx context.Context, sp Speech, text string) (File, err
 // each written as the engine makes it: the first sentence can play while
 // the others are still being made. A WAV stream keeps the first
 // sentence's header (its sizes set to "unknown", as for any live WAV) and
-// drops the others'; mp3 frames and Ogg streams follow each other as they
-// are (Ogg as chained streams, which players read as one).
+// drops the others'; mp3 frames simply follow each other. Ogg is the
+// exception: sentences made apart would be chained Ogg streams, which
+// Chromium and ffprobe read only the first of, so an ogg stream is the
+// whole text in one synthesis, written as the engine makes it (espeak-ng
+// and an OpenAI-compatible server both speak as they go).
 func (s *Service) StreamAudio(ctx context.Context, sp Speech, w io.Writer) error {
+	if sp.Format == domain.AudioOGG {
+		return sp.Engine.Synthesize(ctx, sp.Text, sp.Voice, sp.Format, w)
+	}
 	out := w
 	var wav *wavJoiner
 	if sp.Format == domain.AudioWAV {

@@ -71,13 +71,17 @@ func (e *Engine) espeakArgs(voice string) []string {
 }
 
 // encodeArgs is the ffmpeg command line turning espeak-ng's WAV on stdin
-// into format on stdout, every packet flushed as soon as it is made.
+// into format on stdout, every packet flushed as soon as it is made. mp3
+// is bare constant-bitrate frames, without the ID3 tag and the Xing frame
+// ffmpeg would begin with: a pipe cannot go back to fill in the Xing
+// frame's counts anyway, and bare frames join into one stream, sentence
+// after sentence, that players and MediaSource read as one.
 func encodeArgs(format domain.AudioFormat) []string {
 	args := []string{"-nostdin", "-hide_banner", "-v", "error", "-f", "wav", "-i", "pipe:0", "-flush_packets", "1"}
 	if format == domain.AudioOGG {
 		return append(args, "-c:a", "libopus", "-b:a", "32k", "-ar", "48000", "-f", "ogg", "pipe:1")
 	}
-	return append(args, "-c:a", "libmp3lame", "-b:a", "64k", "-f", "mp3", "pipe:1")
+	return append(args, "-c:a", "libmp3lame", "-b:a", "64k", "-id3v2_version", "0", "-write_xing", "0", "-f", "mp3", "pipe:1")
 }
 
 // command builds a process in a group of its own that ctx's end kills,

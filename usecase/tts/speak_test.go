@@ -1,0 +1,193 @@
+package tts
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"mediateka/domain"
+)
+
+func TestSynthesizeMakesEachSpeechOnce(t *testing.T) {
+	svc, eng, _ := newTestService(t, 0)
+	ctx := context.Background()
+	sp, err := svc.Prepare(ctx, Request{Text: "Фильм вышел в 1999 г. Он стал классикой."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := svc.Synthesize(ctx, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audio, err := os.ReadFile(first.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(audio, []byte("ID3")) && !(len(audio) > 1 && audio[0] == 0xFF && audio[1]&0xE0 == 0xE0) {
+		t.Fatalf("not mp3: % x", audio[:min(len(audio), 8)])
+	}
+	if d := probe(t, first.Path); d < 1 {
+		t.Fatalf("duration %.2f s", d)
+	}
+	again, err := svc.Synthesize(ctx, sp)
+	if err != nil || again != first {
+		t.Fatalf("again = %+v, %v; want %+v", again, err, first)
+	}
+	if n := eng.calls.Load(); n != 1 {
+		t.Fatalf("the engine ran %d times for one speech asked twice", n)
+	}
+	other, err := svc.Prepare(ctx, Request{Text: sp.Text, Voice: "en-us"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := svc.Synthesize(ctx, other)
+	if err != nil || f.Name == first.Name {
+		t.Fatalf("another voice must be another file: %+v, %v", f, err)
+	}
+}
+
+func TestConcurrentSynthesesOfOneTextNeverServeHalfAFile(t *testing.T) {
+	svc, _, _ := newTestService(t, 0)
+	ctx := context.Background()
+	sp, err := svc.Prepare(ctx, Request{Text: "Одновременно. Несколько запросов. Один и тот же текст.", Format: "wav"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	sizes := make([]int, 6)
+	for i := range sizes {
+		wg.Go(func() {
+			f, err := svc.Synthesize(ctx, sp)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			b, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			sizes[i] = len(b)
+		})
+	}
+	wg.Wait()
+	for _, n := range sizes[1:] {
+		if n != sizes[0] || n < 1000 {
+			t.Fatalf("sizes read while others wrote: %v", sizes)
+		}
+	}
+}
+
+func TestStreamAudioIsOneWAVOfEverySentence(t *testing.T) {
+	svc, _, _ := newTestService(t, 0)
+	ctx := context.Background()
+	text := "Первое предложение. Второе, т. е. следующее! А третье?\nЧетвёртое на новой строке..."
+	sp, err := svc.Prepare(ctx, Request{Text: text, Format: "wav"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := svc.StreamAudio(ctx, sp, &out); err != nil {
+		t.Fatal(err)
+	}
+	b := out.Bytes()
+	if string(b[:4]) != "RIFF" || bytes.Count(b, []byte("RIFF")) != 1 || bytes.Count(b, []byte("WAVEfmt")) != 1 {
+		t.Fatalf("want exactly one WAV header, have %d RIFF", bytes.Count(b, []byte("RIFF")))
+	}
+	if got := binary.LittleEndian.Uint32(b[4:8]); got != 0xFFFFFFFF {
+		t.Fatalf("RIFF size %#x, want unknown (0xFFFFFFFF)", got)
+	}
+	// The stream lasts as long as its sentences spoken one by one.
+	var sum float64
+	for _, s := range []string{"Первое предложение.", "Второе, т. е. следующее!", "А третье?", "Четвёртое на новой строке..."} {
+		one, err := svc.Prepare(ctx, Request{Text: s, Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += probe(t, f.Path)
+	}
+	// ffprobe cannot read the length of a live WAV from its header, so the
+	// samples are counted: 16-bit mono at the header's rate.
+	rate := binary.LittleEndian.Uint32(b[24:28])
+	got := float64(len(b)-44) / 2 / float64(rate)
+	if math.Abs(got-sum) > 0.05*sum {
+		t.Fatalf("stream %.2f s, sentences %.2f s", got, sum)
+	}
+}
+
+func TestStreamAudioMP3AndOggPlay(t *testing.T) {
+	svc, _, _ := newTestService(t, 0)
+	ctx := context.Background()
+	for _, format := range []string{"mp3", "ogg"} {
+		sp, err := svc.Prepare(ctx, Request{Text: "One sentence. Another sentence! A third one?", Format: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := svc.StreamAudio(ctx, sp, &out); err != nil {
+			t.Fatal(err)
+		}
+		if d := probe(t, write(t, out.Bytes(), format)); d < 1.5 {
+			t.Fatalf("%s: %.2f s for three sentences", format, d)
+		}
+	}
+}
+
+func TestStreamTextGivesEverySentenceItsFile(t *testing.T) {
+	svc, _, _ := newTestService(t, 0)
+	ctx := context.Background()
+	sp, err := svc.Prepare(ctx, Request{Text: "Mr. Smith came home. He was tired… Then he slept!"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = svc.StreamText(ctx, sp, func(p Piece) error {
+		if p.Index != len(got) {
+			t.Errorf("index %d after %d pieces", p.Index, len(got))
+		}
+		if f, err := svc.CachedFile(p.File.Name); err != nil || f.Path == "" {
+			t.Errorf("piece %d's file: %v", p.Index, err)
+		}
+		if !strings.HasPrefix(p.File.URL(), "/api/tts/file/") {
+			t.Errorf("url %s", p.File.URL())
+		}
+		got = append(got, p.Text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Mr. Smith came home.", "He was tired…", "Then he slept!"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("pieces %q, want %q", got, want)
+	}
+}
+
+func TestSpeakFitsLongAnswers(t *testing.T) {
+	svc, _, _ := newTestService(t, 0)
+	long := strings.Repeat("Это длинный ответ ассистента. ", 200) // 6000 characters
+	f, err := svc.Speak(context.Background(), long, domain.AudioOGG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Format != domain.AudioOGG || !strings.HasSuffix(f.Name, ".ogg") {
+		t.Fatalf("file %+v", f)
+	}
+	cut := fitSpeech(long)
+	if n := utf8.RuneCountInString(cut); n > domain.MaxSpeechChars || n < domain.MaxSpeechChars-40 || !strings.HasSuffix(cut, "ассистента.") {
+		t.Fatalf("cut to %d characters ending %q", n, cut[len(cut)-30:])
+	}
+	if one := strings.Repeat("я", 6000); utf8.RuneCountInString(fitSpeech(one)) != domain.MaxSpeechChars {
+		t.Fatal("a single over-long sentence is cut at the limit")
+	}
+}
