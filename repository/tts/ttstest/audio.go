@@ -10,7 +10,9 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -75,4 +77,33 @@ func WAV(samples int, streamed, list bool) []byte {
 // wavFor is the fakes' WAV answer to text.
 func wavFor(text string, streamed, list bool) []byte {
 	return WAV(SamplesPerChar*utf8.RuneCountInString(text), streamed, list)
+}
+
+// RussianText is a Russian text of sentences just under n characters
+// (4 900–5 000 for n = 5000), mostly Cyrillic, so near two bytes a letter: a text
+// at the API's limit that Google's 5000 bytes and OpenAI's 4096
+// characters both make several pieces of. Its sentences end in ".", "!",
+// "?" and "…", and some hold abbreviations and numbers ("т. е.", "1999 г.").
+func RussianText(n int) string {
+	sentences := []string{
+		"Фильм номер %d вышел в прокат в 1999 г. и сразу стал классикой.",
+		"Герой просыпается в чужом городе, т. е. в мире, которого не знает!",
+		"Почему зрители возвращаются к этой истории снова и снова?",
+		"Ответ простой: атмосфера, музыка и неожиданный финал…",
+		"Режиссёр снимал сцену номер %d три недели подряд.",
+	}
+	var b strings.Builder
+	for i := 0; ; i++ {
+		s := sentences[i%len(sentences)]
+		if strings.Contains(s, "%d") {
+			s = fmt.Sprintf(s, i)
+		}
+		if utf8.RuneCountInString(b.String())+1+utf8.RuneCountInString(s) > n {
+			return b.String()
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
 }
