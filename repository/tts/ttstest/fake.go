@@ -14,6 +14,9 @@ type faults struct {
 	mu      sync.Mutex
 	byKey   map[string]int
 	all     int
+	from    int // requests from this one on (1 = the first) answer fromSt
+	fromSt  int
+	n       int // requests seen
 	block   bool
 	entered chan struct{}
 	gone    chan struct{}
@@ -37,6 +40,14 @@ func (f *faults) FailAll(status int) {
 	f.all = status
 }
 
+// FailFrom makes the nth request (1 for the first) and every one after it
+// answer status: a text of several pieces that fails half-way.
+func (f *faults) FailFrom(nth, status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.from, f.fromSt = nth, status
+}
+
 // Block makes the next requests wait, without answering, until their
 // client cancels. Entered is told when one starts waiting, Gone when its
 // client went away; with these a test proves a cancelled context ends the
@@ -53,8 +64,12 @@ func (f *faults) Block() (entered, gone <-chan struct{}) {
 func (f *faults) status(key string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.all != 0 {
+	f.n++
+	switch {
+	case f.all != 0:
 		return f.all
+	case f.from > 0 && f.n >= f.from:
+		return f.fromSt
 	}
 	return f.byKey[key]
 }
