@@ -180,8 +180,12 @@ func TestBadInputBeforeAnyRequest(t *testing.T) {
 		"unknown voice": func(w *bytes.Buffer) error {
 			return e.Synthesize(context.Background(), key, "Привет.", "ru-RU-Nonexistent-Z", domain.AudioMP3, w)
 		},
-		"unknown format": func(w *bytes.Buffer) error { return e.Synthesize(context.Background(), key, "Привет.", "", "flac", w) },
-		"blank text":     func(w *bytes.Buffer) error { return e.Synthesize(context.Background(), key, " \n ", "", domain.AudioMP3, w) },
+		"unknown format": func(w *bytes.Buffer) error {
+			return e.Synthesize(context.Background(), key, "Привет.", "", "flac", w)
+		},
+		"blank text": func(w *bytes.Buffer) error {
+			return e.Synthesize(context.Background(), key, " \n ", "", domain.AudioMP3, w)
+		},
 	} {
 		var out bytes.Buffer
 		err := call(&out)
