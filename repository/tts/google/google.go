@@ -19,6 +19,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -200,8 +201,9 @@ func (e *Engine) Synthesize(ctx context.Context, apiKey, text, voice string, for
 
 // joinError tells a writer's failure from an answer that is not audio.
 func (e *Engine) joinError(err error) error {
-	if we, ok := err.(*ttsjoin.WriteError); ok {
-		return fmt.Errorf("google tts: %w", we)
+	var we *ttsjoin.WriteError
+	if errors.As(err, &we) {
+		return fmt.Errorf("google tts: %w", err)
 	}
 	return domain.TTSUnavailable("Google Text-to-Speech answered something that is not audio; try again later or choose another engine", err)
 }
