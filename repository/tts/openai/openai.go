@@ -81,7 +81,7 @@ type Engine struct {
 // the list is a configuration error, reported at start.
 func New(opt Options) (*Engine, error) {
 	e := &Engine{base: strings.TrimRight(opt.BaseURL, "/"), model: opt.Model, voice: opt.DefaultVoice,
-		voices: opt.Voices, http: opt.HTTPClient, tmo: opt.Timeout, split: opt.Split}
+		voices: append([]domain.Voice(nil), opt.Voices...), http: opt.HTTPClient, tmo: opt.Timeout, split: opt.Split}
 	if e.base == "" {
 		e.base = DefaultBaseURL
 	}
