@@ -1,0 +1,243 @@
+// Package openai speaks text with any OpenAI-compatible speech server
+// (POST {base}/audio/speech): OpenAI itself with a key from the key store,
+// or a local server at a configured base URL, which needs none. Like the
+// AI clients it takes the API key per call, so the key store's rotation
+// serves every openai key with one engine.
+//
+// The answer's body goes to the writer as it arrives, so playback starts
+// before the server has finished. OpenAI takes at most 4096 characters a
+// request: a longer text is cut at sentence boundaries (repository/tts/
+// ttsjoin) and the pieces asked one after another, each streamed through
+// as it comes — except WAV, whose joined header needs the total size, so a
+// WAV of several pieces is written when the last one is in. Every error of
+// the first piece (status, not-audio answer) comes before any byte is
+// written; a later piece failing cuts the audio short.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"mediateka/domain"
+	"mediateka/repository/tts/ttsjoin"
+)
+
+// Defaults used when Options leave a field empty.
+const (
+	DefaultBaseURL = "https://api.openai.com/v1"
+	DefaultModel   = "tts-1"
+	DefaultVoice   = "alloy"
+	// DefaultTimeout bounds one request, body included.
+	DefaultTimeout = 2 * time.Minute
+	// MaxInputChars is OpenAI's limit on the input, in characters.
+	MaxInputChars = 4096
+	provider      = "openai"
+)
+
+// Options configure the engine; zero values take the defaults.
+type Options struct {
+	// BaseURL is the API root ending in /v1 (DefaultBaseURL). Another one
+	// is a local or self-hosted server, asked without a key when the key
+	// store has none for openai.
+	BaseURL string
+	// Model is the speech model sent upstream (DefaultModel).
+	Model string
+	// DefaultVoice is the voice of a request without one; it must be one
+	// of Voices.
+	DefaultVoice string
+	// Voices replaces the built-in list of OpenAI's voices (a local server
+	// has its own).
+	Voices []domain.Voice
+	// HTTPClient carries every request (a fresh client when nil).
+	HTTPClient *http.Client
+	// Timeout bounds one request (one piece of the text), body included.
+	Timeout time.Duration
+	// Split cuts a text into sentences (app passes textmatch.Sentences);
+	// nil, or a sentence over the limit, falls back to cutting between words.
+	Split func(string) []string
+}
+
+// Engine is an OpenAI-compatible speech server as a key-per-call speech
+// provider. It is safe for concurrent use.
+type Engine struct {
+	base        string
+	model       string
+	voice       string
+	voices      []domain.Voice
+	http        *http.Client
+	tmo         time.Duration
+	split       func(string) []string
+	keyOptional bool
+}
+
+// New returns the engine for opt. A bad base URL or a default voice not in
+// the list is a configuration error, reported at start.
+func New(opt Options) (*Engine, error) {
+	e := &Engine{base: strings.TrimRight(opt.BaseURL, "/"), model: opt.Model, voice: opt.DefaultVoice,
+		voices: append([]domain.Voice(nil), opt.Voices...), http: opt.HTTPClient, tmo: opt.Timeout, split: opt.Split}
+	if e.base == "" {
+		e.base = DefaultBaseURL
+	}
+	if u, err := url.Parse(e.base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return nil, domain.ErrInvalid("bad openai tts base URL", map[string]string{"base_url": "must be an http(s) URL without credentials"})
+	}
+	e.keyOptional = e.base != DefaultBaseURL
+	if e.model == "" {
+		e.model = DefaultModel
+	}
+	if e.voice == "" {
+		e.voice = DefaultVoice
+	}
+	if e.http == nil {
+		e.http = &http.Client{}
+	}
+	if e.tmo <= 0 {
+		e.tmo = DefaultTimeout
+	}
+	if len(e.voices) == 0 {
+		e.voices = DefaultVoices()
+	}
+	for i, v := range e.voices {
+		if v.ID == "" {
+			return nil, domain.ErrInvalid("an openai voice without an id", map[string]string{"voices": "every voice needs an id"})
+		}
+		if v.Name == "" {
+			e.voices[i].Name = v.ID
+		}
+	}
+	id, ok := e.find(e.voice)
+	if !ok {
+		return nil, domain.ErrInvalid("the openai default voice is not among its voices", map[string]string{"voice": "must be one of the openai voices"})
+	}
+	e.voice = id
+	return e, nil
+}
+
+// DefaultVoices is OpenAI's own voices; each speaks any language.
+func DefaultVoices() []domain.Voice {
+	ids := []string{"alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer", "verse"}
+	out := make([]domain.Voice, len(ids))
+	for i, id := range ids {
+		out[i] = domain.Voice{ID: id, Name: id}
+	}
+	return out
+}
+
+// Provider is "openai", the provider of the keys the engine uses.
+func (e *Engine) Provider() string { return provider }
+
+// Name is the engine's name in the API.
+func (e *Engine) Name() string { return provider }
+
+// KeyOptional is true for a configured server other than OpenAI's, which
+// may be asked without a key.
+func (e *Engine) KeyOptional() bool { return e.keyOptional }
+
+// DefaultVoice is the voice of a request without one.
+func (e *Engine) DefaultVoice() string { return e.voice }
+
+// Model is the speech model sent upstream.
+func (e *Engine) Model() string { return e.model }
+
+// Voices lists the configured voices (OpenAI's by default).
+func (e *Engine) Voices(context.Context) ([]domain.Voice, error) {
+	return append([]domain.Voice(nil), e.voices...), nil
+}
+
+func (e *Engine) find(want string) (string, bool) {
+	for _, v := range e.voices {
+		if strings.EqualFold(v.ID, want) {
+			return v.ID, true
+		}
+	}
+	return "", false
+}
+
+// formats maps the API's formats to response_format: opus comes in Ogg.
+var formats = map[domain.AudioFormat]string{
+	domain.AudioMP3: "mp3",
+	domain.AudioWAV: "wav",
+	domain.AudioOGG: "opus",
+}
+
+// Synthesize speaks text with voice ("" for the default) in format and
+// streams the audio to w, asking with apiKey ("" only for a server that
+// needs none). See the package comment for what comes before the first
+// byte.
+func (e *Engine) Synthesize(ctx context.Context, apiKey, text, voice string, format domain.AudioFormat, w io.Writer) error {
+	rf, ok := formats[format]
+	if !ok {
+		return domain.ErrInvalid("unknown audio format", map[string]string{"format": "must be mp3, wav or ogg"})
+	}
+	if voice == "" {
+		voice = e.voice
+	}
+	id, ok := e.find(voice)
+	if !ok {
+		return domain.ErrInvalid(fmt.Sprintf("openai has no voice %q", voice), map[string]string{"voice": "unknown voice"})
+	}
+	pieces := ttsjoin.Split(text, MaxInputChars, ttsjoin.Chars, e.split)
+	if len(pieces) == 0 {
+		return domain.ErrInvalid("there is no text to speak", map[string]string{"text": "must not be blank"})
+	}
+	if apiKey == "" && !e.keyOptional {
+		return domain.TTSUnavailable("no API key of openai is configured: add one with provider openai, or choose another engine", nil)
+	}
+	j := ttsjoin.NewJoiner(w, format, len(pieces))
+	for i, p := range pieces {
+		if err := e.piece(ctx, j, apiKey, p, id, rf); err != nil {
+			if j.Written() {
+				return fmt.Errorf("openai tts: piece %d of %d, the audio is cut short: %w", i+1, len(pieces), err)
+			}
+			return err
+		}
+	}
+	if err := j.Close(); err != nil {
+		return fmt.Errorf("openai tts: %w", err)
+	}
+	return nil
+}
+
+// piece asks for one piece of the text and hands the answer's body to j
+// as it arrives.
+func (e *Engine) piece(ctx context.Context, j *ttsjoin.Joiner, apiKey, text, voice, format string) error {
+	buf, err := json.Marshal(map[string]string{"model": e.model, "input": text, "voice": voice, "response_format": format})
+	if err != nil {
+		return fmt.Errorf("openai tts: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.tmo)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+"/audio/speech", bytes.NewReader(buf))
+	if err != nil {
+		return fmt.Errorf("openai tts: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := e.http.Do(req)
+	if err != nil {
+		return unreachable(err, apiKey)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return statusError(resp, apiKey)
+	}
+	err = j.Add(resp.Body)
+	switch {
+	case err == nil:
+		return nil
+	case isWriteError(err):
+		return err
+	case isNotAudio(err) && !j.Written():
+		return domain.TTSUnavailable("the speech server answered something that is not "+format+" audio; check its base URL and model", err)
+	}
+	return unreachable(err, apiKey)
+}
