@@ -4,12 +4,18 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 
 	"mediateka/config"
 	"mediateka/domain"
 	"mediateka/repository/localfs"
 	"mediateka/repository/tts/espeak"
+	"mediateka/repository/tts/google"
+	"mediateka/repository/tts/openai"
 	"mediateka/usecase/apikey"
+	"mediateka/usecase/textmatch"
 	"mediateka/usecase/tts"
 )
 
@@ -30,8 +36,31 @@ func newSpeech(cfg config.Config, keys *apikey.Service, lib libraryParts, log *s
 	if es.Available(context.Background()) != nil && t.Engine == "espeak" {
 		log.Warn("espeak-ng is not installed: speech answers 503 until it is (apt-get install espeak-ng) or another tts.engine is chosen")
 	}
-	engines := []domain.SpeechEngine{es}
+	g, err := google.New(google.Options{BaseURL: t.Google.BaseURL, DefaultVoice: t.Google.Voices[domain.DefaultLang],
+		Voices: withConfigured(google.DefaultVoices(), t.Google.Voices), Split: textmatch.Sentences})
+	if err != nil {
+		return nil, fmt.Errorf("tts.google: %w", err)
+	}
+	o, err := openai.New(openai.Options{BaseURL: t.OpenAI.BaseURL, Model: t.OpenAI.Model, DefaultVoice: t.OpenAI.Voices[domain.DefaultLang],
+		Voices: withConfigured(openai.DefaultVoices(), t.OpenAI.Voices), Split: textmatch.Sentences})
+	if err != nil {
+		return nil, fmt.Errorf("tts.openai: %w", err)
+	}
+	engines := []domain.SpeechEngine{es, keys.Speech(g), keys.Speech(o)}
 	voices := map[string]map[string]string{"espeak": t.Espeak.Voices, "google": t.Google.Voices, "openai": t.OpenAI.Voices}
-	_ = keys
 	return tts.New(engines, lib.catalog, cache, tts.Options{Default: t.Engine, Format: domain.AudioFormat(t.Format), Voices: voices}), nil
+}
+
+// withConfigured is an engine's built-in voices plus those the
+// configuration names per language that the list lacks: a local
+// OpenAI-compatible server has voices of its own, and a Google voice newer
+// than the built-in list is still usable once configured.
+func withConfigured(builtin []domain.Voice, byLang map[string]string) []domain.Voice {
+	out := slices.Clone(builtin)
+	for _, lang := range slices.Sorted(maps.Keys(byLang)) {
+		if id := byLang[lang]; id != "" && !slices.ContainsFunc(out, func(v domain.Voice) bool { return strings.EqualFold(v.ID, id) }) {
+			out = append(out, domain.Voice{ID: id, Name: id, Lang: lang})
+		}
+	}
+	return out
 }

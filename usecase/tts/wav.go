@@ -3,8 +3,9 @@ package tts
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"io"
+
+	"mediateka/domain/wav"
 )
 
 // wavJoiner joins the WAV files of several sentences into one WAV stream
@@ -22,11 +23,8 @@ type wavJoiner struct {
 	head    []byte
 }
 
-// maxWAVHeader bounds a header kept while looking for the data chunk.
-const maxWAVHeader = 64 << 10
-
 // errNotWAV is a sentence whose audio is not a WAV file.
-var errNotWAV = errors.New("the speech engine's audio is not a WAV file")
+var errNotWAV = wav.ErrNotWAV
 
 // next is called before each sentence's file.
 func (j *wavJoiner) next() { j.inData, j.head = false, j.head[:0] }
@@ -38,12 +36,12 @@ func (j *wavJoiner) Write(p []byte) (int, error) {
 		return j.w.Write(p)
 	}
 	j.head = append(j.head, p...)
-	dataAt, ok, err := wavDataOffset(j.head)
+	h, ok, err := wav.ReadHead(j.head)
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
-		if len(j.head) > maxWAVHeader {
+		if len(j.head) > wav.MaxHeader {
 			return 0, errNotWAV
 		}
 		return len(p), nil
@@ -52,12 +50,12 @@ func (j *wavJoiner) Write(p []byte) (int, error) {
 	var out []byte
 	if !j.started {
 		j.started = true
-		hdr := bytes.Clone(j.head[:dataAt])
-		binary.LittleEndian.PutUint32(hdr[4:8], 0xFFFFFFFF)
-		binary.LittleEndian.PutUint32(hdr[dataAt-4:dataAt], 0xFFFFFFFF)
-		out = append(hdr, j.head[dataAt:]...)
+		hdr := bytes.Clone(j.head[:h.Data])
+		binary.LittleEndian.PutUint32(hdr[4:8], wav.UnknownSize)
+		binary.LittleEndian.PutUint32(hdr[h.Data-4:h.Data], wav.UnknownSize)
+		out = append(hdr, j.head[h.Data:]...)
 	} else {
-		out = j.head[dataAt:]
+		out = j.head[h.Data:]
 	}
 	if len(out) > 0 {
 		if _, err := j.w.Write(out); err != nil {
@@ -65,30 +63,4 @@ func (j *wavJoiner) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
-}
-
-// wavDataOffset finds where the samples of the WAV in b begin (just past
-// the "data" chunk's header). ok is false while b is too short to tell.
-func wavDataOffset(b []byte) (int, bool, error) {
-	if len(b) < 12 {
-		return 0, false, nil
-	}
-	if string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-		return 0, false, errNotWAV
-	}
-	at := 12
-	for {
-		if len(b) < at+8 {
-			return 0, false, nil
-		}
-		id, size := string(b[at:at+4]), binary.LittleEndian.Uint32(b[at+4:at+8])
-		if id == "data" {
-			return at + 8, true, nil
-		}
-		next := uint64(at) + 8 + uint64(size) + uint64(size&1) // chunks are padded to even sizes
-		if next > maxWAVHeader {
-			return 0, false, errNotWAV
-		}
-		at = int(next)
-	}
 }

@@ -5,12 +5,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
+
+	"mediateka/domain/wav"
 )
 
 // unknownSize is the chunk size a WAV written to a pipe carries: its
 // length was not known when the header went out.
-const unknownSize = math.MaxUint32
+const unknownSize = wav.UnknownSize
 
 // maxWAVPiece bounds one piece read into memory: 5000 characters of speech
 // are a few minutes, tens of MB of 16-bit PCM at most.
@@ -67,38 +68,22 @@ func (j *wavJoin) writeTo(w io.Writer) (int64, error) {
 // 0, or one past the end of b, as a WAV streamed from a pipe has, means
 // the data runs to the end of b. The PCM is cut to whole sample frames.
 func ParseWAV(b []byte) (fmtChunk, pcm []byte, err error) {
-	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-		return nil, nil, fmt.Errorf("%w: no RIFF/WAVE header", ErrNotAudio)
+	h, ok, err := wav.ReadHead(b)
+	switch {
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %w", ErrNotAudio, err)
+	case !ok:
+		return nil, nil, fmt.Errorf("%w: a WAV cut off before its data", ErrNotAudio)
 	}
-	for off := 12; off+8 <= len(b); {
-		id, size := string(b[off:off+4]), binary.LittleEndian.Uint32(b[off+4:off+8])
-		body := off + 8
-		if id == "data" {
-			if fmtChunk == nil {
-				return nil, nil, fmt.Errorf("%w: WAV data before its fmt chunk", ErrNotAudio)
-			}
-			end := len(b)
-			if size != unknownSize && size != 0 && uint64(body)+uint64(size) <= uint64(len(b)) {
-				end = body + int(size)
-			}
-			pcm = b[body:end]
-			if align := int(binary.LittleEndian.Uint16(fmtChunk[12:14])); align > 0 {
-				pcm = pcm[:len(pcm)/align*align]
-			}
-			return fmtChunk, pcm, nil
-		}
-		if uint64(body)+uint64(size) > uint64(len(b)) {
-			return nil, nil, fmt.Errorf("%w: WAV chunk %q runs past the end", ErrNotAudio, id)
-		}
-		if id == "fmt " {
-			if size < 16 {
-				return nil, nil, fmt.Errorf("%w: WAV fmt chunk of %d bytes", ErrNotAudio, size)
-			}
-			fmtChunk = b[body : body+int(size)]
-		}
-		off = body + int(size) + int(size&1)
+	end := len(b)
+	if h.DataSize != wav.UnknownSize && h.DataSize != 0 && uint64(h.Data)+uint64(h.DataSize) <= uint64(len(b)) {
+		end = h.Data + int(h.DataSize)
 	}
-	return nil, nil, fmt.Errorf("%w: WAV without a data chunk", ErrNotAudio)
+	pcm = b[h.Data:end]
+	if align := int(binary.LittleEndian.Uint16(h.Fmt[12:14])); align > 0 {
+		pcm = pcm[:len(pcm)/align*align]
+	}
+	return h.Fmt, pcm, nil
 }
 
 // WAVHeader is the header of a WAV of fmtChunk's sample format holding
