@@ -83,7 +83,7 @@ func (s *Server) mountPages() {
 	})
 	// The built-in pages besides "/": each loads its modules from /assets/
 	// and shows no image but the thumbnails it fetched itself.
-	for route, file := range map[string]string{"/player": "player.html", "/remote": "remote.html"} {
+	for route, file := range map[string]string{"/player": "player.html", "/remote": "remote.html", "/admin": "admin.html"} {
 		page, err := web.Files.ReadFile(file)
 		if err != nil {
 			panic("http: embedded page " + file + ": " + err.Error())

@@ -60,6 +60,15 @@ export function setLang(next) {
   document.dispatchEvent(new CustomEvent(changeEvent));
 }
 
+/**
+ * Adds a page's own strings ({ru: {...}, en: {...}}) to the shared ones:
+ * the admin panel keeps its many texts in a module of its own, so the
+ * other pages do not load them.
+ */
+export function addStrings(more) {
+  for (const l of ['ru', 'en']) Object.assign(strings[l], more[l] || {});
+}
+
 /** Calls fn after every language switch. */
 export function onLangChange(fn) {
   document.addEventListener(changeEvent, fn);
