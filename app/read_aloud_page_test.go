@@ -59,6 +59,8 @@ func TestReadingAPlotAloud(t *testing.T) {
 	until(t, player, "the film plays", `!document.getElementById('video').paused && document.getElementById('video').currentTime > 0.5`)
 	until(t, player, "the plot and its button", `!document.getElementById('read-aloud').hidden`)
 	assert.Equal(t, "Read aloud", visibleText(t, player, "#read-aloud"))
+	dir := t.TempDir()
+	screenshot(t, player, dir, "read-aloud-player-1280-dark-en-ready")
 	assert.True(t, strings.HasPrefix(visibleText(t, player, "#plot"), "Это предложение номер 1 "), "the plot is shown: %q", visibleText(t, player, "#plot"))
 
 	click(t, player, "#read-aloud")
@@ -95,7 +97,6 @@ func TestReadingAPlotAloud(t *testing.T) {
 	click(t, player, "#read-aloud")
 	until(t, player, "and on the TV", speechAudio+`.time > 0.2 && !`+speechAudio+`.paused`)
 
-	dir := t.TempDir()
 	for _, width := range []int64{375, 1280} {
 		for _, scheme := range []string{"dark", "light"} {
 			for _, lang := range []string{"ru", "en"} {
@@ -104,7 +105,6 @@ func TestReadingAPlotAloud(t *testing.T) {
 					want := map[string]string{"ru": "Остановить", "en": "Stop"}[lang]
 					until(t, tab, "still reading, in "+lang, fmt.Sprintf(`document.getElementById('read-aloud').textContent === %q && !%s.paused`, want, speechAudio))
 					assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), int(width), "%s at %d px is no wider than the screen", name, width)
-					require.NoError(t, chromedp.Do(tab, chromedp.ScrollIntoView(chromedp.CSS("#read-aloud"))))
 					screenshot(t, tab, dir, fmt.Sprintf("read-aloud-%s-%d-%s-%s", name, width, scheme, lang))
 				}
 			}
@@ -123,6 +123,8 @@ func TestReadingAPlotAloud(t *testing.T) {
 	until(t, player, "its button", `!document.getElementById('read-aloud').hidden && document.getElementById('title').textContent.startsWith('The Matrix')`)
 	click(t, player, "#read-aloud")
 	until(t, player, "the error is shown", `document.getElementById('toasts')?.textContent.includes('The text is over 5000 characters')`)
+	eval[any](t, player, `scrollTo(0, 0)`) // the click scrolled the button into view; the header is sticky
+	screenshot(t, player, dir, "read-aloud-player-1280-dark-en-too-long")
 	until(t, player, "and the button is back", `document.getElementById('read-aloud').textContent === 'Read aloud' && `+speechAudio+`.src === ''`)
 
 	assert.Equal(t, []string{fmt.Sprintf("400 %s/api/tts/stream-audio?media_id=%d&field=plot", wa.base, wa.matrix)}, playerNet.failures(), "no request failed but the refused one")
