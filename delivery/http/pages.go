@@ -26,6 +26,12 @@ type pagePolicy struct {
 	// in an <img> address; https: for profile pictures of the sign-in
 	// provider. A page lists only what it shows.
 	Images []string
+	// Media lists where the page's audio and video may come from, besides
+	// the server itself: blob: for speech, which is fetched with the
+	// Authorization header and played from a MediaSource or a Blob (so no
+	// token sits in a media address either). Empty: no media-src of its
+	// own, default-src 'self' applies.
+	Media []string
 }
 
 // inlineBlock finds inline <script> and <style> elements (not those with a
@@ -44,16 +50,21 @@ func (p pagePolicy) contentSecurityPolicy(html []byte) string {
 		hashes[tag] = append(hashes[tag], "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 	}
 	src := func(tag string) string { return strings.Join(append([]string{"'self'"}, hashes[tag]...), " ") }
-	return strings.Join([]string{
+	directives := []string{
 		"default-src 'self'",
 		"script-src " + src("script"),
 		"style-src " + src("style"),
 		"img-src " + strings.Join(append([]string{"'self'"}, p.Images...), " "),
+	}
+	if len(p.Media) > 0 {
+		directives = append(directives, "media-src "+strings.Join(append([]string{"'self'"}, p.Media...), " "))
+	}
+	return strings.Join(append(directives,
 		"object-src 'none'",
 		"base-uri 'self'",
 		"form-action 'self'",
-		"frame-ancestors " + strings.Join(append([]string{"'self'"}, p.FrameAncestors...), " "),
-	}, "; ")
+		"frame-ancestors "+strings.Join(append([]string{"'self'"}, p.FrameAncestors...), " "),
+	), "; ")
 }
 
 // sendPage answers with an HTML page and its policy.
@@ -82,13 +93,17 @@ func (s *Server) mountPages() {
 		return sendPage(c, pagePolicy{Images: []string{"https:", "data:", "blob:"}}, page)
 	})
 	// The built-in pages besides "/": each loads its modules from /assets/
-	// and shows no image but the thumbnails it fetched itself.
+	// and shows no image but the thumbnails it fetched itself; besides
+	// their films (from the server) they play speech as blob: URLs (the
+	// admin panel its speech samples).
 	for route, file := range map[string]string{"/player": "player.html", "/remote": "remote.html", "/admin": "admin.html"} {
 		page, err := web.Files.ReadFile(file)
 		if err != nil {
 			panic("http: embedded page " + file + ": " + err.Error())
 		}
-		s.app.Get(route, func(c *fiber.Ctx) error { return sendPage(c, pagePolicy{Images: []string{"blob:"}}, page) })
+		s.app.Get(route, func(c *fiber.Ctx) error {
+			return sendPage(c, pagePolicy{Images: []string{"blob:"}, Media: []string{"blob:"}}, page)
+		})
 	}
 	s.app.Get("/assets/*", serveAssets(mustLoadAssets(web.Files, "assets")))
 }

@@ -60,6 +60,26 @@ export function signIn() {
  * sign-in page itself).
  */
 export async function api(path, opts = {}) {
+  const r = await send(path, opts);
+  if (opts.blob) return r.blob();
+  if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
+  return r.json();
+}
+
+/**
+ * The spoken text of an entry's field (GET /api/tts/stream-audio, API.md
+ * §10): the Response, its body still arriving sentence by sentence, in
+ * the server's default format (mp3 with ffmpeg, else wav: the caller reads
+ * Content-Type). The token goes in the header, not the address; aborting
+ * signal ends the request, and the server then stops its synthesis.
+ * Errors as api().
+ */
+export const speech = (mediaId, field, { signal } = {}) =>
+  send('/api/tts/stream-audio?' + new URLSearchParams({ media_id: String(mediaId), field }), { signal });
+
+// send makes the request of api() and answers the Response once its status
+// is a success; an error body becomes an ApiError.
+async function send(path, opts) {
   const headers = {};
   if (token()) headers.Authorization = 'Bearer ' + token();
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -72,9 +92,7 @@ export async function api(path, opts = {}) {
     throw new ApiError(0, 'network', t('err.network'));
   }
   if (!r.ok) throw await failure(r, opts.signIn !== false);
-  if (opts.blob) return r.blob();
-  if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
-  return r.json();
+  return r;
 }
 
 async function failure(r, leave) {

@@ -48,6 +48,7 @@ export function wireControls({ video, pb, report, stop, next, title }) {
   volume.addEventListener('input', () => { video.muted = false; video.volume = Number(volume.value) / 100; });
   $('audio').addEventListener('change', (e) => pb.setAudio(Number(e.target.value)));
   $('subs').addEventListener('change', (e) => pb.setSubtitle(Number(e.target.value)));
+  $('plot').addEventListener('click', () => $('plot').classList.toggle('open')); // a long plot opens in full
   $('start-over').addEventListener('click', () => { pb.seek(0); report(); $('resume').hidden = true; });
   wireKeys(pb, actions);
   return view(pb, title, draw);
@@ -85,7 +86,7 @@ function options(select, items, label, none) {
 
 const audioLabel = (a) => a.label || [a.language, a.codec, a.channels ? a.channels + 'ch' : ''].filter(Boolean).join(' ') || '#' + a.index;
 
-/** What the page shows of what plays: its title, tracks and the resume note. */
+/** What the page shows of what plays: its title, plot, tracks and the resume note. */
 function view(pb, title, draw) {
   let resumeTimer = 0;
   /** Names what plays and offers the next episode when its season has one. */
@@ -110,6 +111,10 @@ function view(pb, title, draw) {
       if (pb.audioTrack() != null) $('audio').value = String(pb.audioTrack());
       options($('subs'), play.subtitles || [], (s) => s.label || s.language || '#' + s.index, true);
       titled(cur);
+      const plot = cur && typeof cur.entry.plot === 'string' ? cur.entry.plot.trim() : '';
+      $('plot').textContent = plot;
+      $('plot').classList.remove('open');
+      $('about').hidden = !plot;
       draw();
     },
     /** Says playback resumed at pos, with a way to start over. */

@@ -11,6 +11,7 @@ import { connectRoom } from './room.js';
 import { createLibrary } from './library.js';
 import { Playback } from './playback.js';
 import { wireControls } from './player-ui.js';
+import { readAloud, stopReading } from './speech.js';
 
 const $ = (id) => document.getElementById(id);
 const video = $('video');
@@ -118,6 +119,7 @@ function neutralTitle(e) {
 async function playMedia(id, given = {}) {
   const mine = ++loading;
   const before = current;
+  stopReading(); // another film: its plot is not the one being read
   leave();
   let entry, play;
   try {
@@ -130,6 +132,7 @@ async function playMedia(id, given = {}) {
   }
   if (mine !== loading) return;
   current = { entry, play, season: null, queue: [entry] };
+  speak.show(entry);
   $('tap').hidden = true;
   const from = pb.load(play, given.position);
   ui.loaded(current);
@@ -188,6 +191,7 @@ function stop() {
   const saved = saveProgress();
   loading++;
   current = null;
+  speak.show(null);
   $('tap').hidden = true;
   pb.stop();
   ui.loaded(null);
@@ -215,6 +219,10 @@ function saveProgress(keepalive) {
 // ---- start -----------------------------------------------------------------
 
 const ui = wireControls({ video, pb, report, stop, next: playNext, title: () => displayTitle() });
+// Reading the plot aloud pauses the film, and the film playing again
+// (here, from the remote, the keys) stops the reading: one sound at a time.
+const speak = readAloud($('read-aloud'), { onStart: () => { if (!video.paused) video.pause(); } });
+video.addEventListener('play', stopReading);
 for (const ev of ['play', 'pause', 'playing', 'seeked', 'volumechange', 'loadedmetadata', 'emptied']) video.addEventListener(ev, () => report());
 video.addEventListener('pause', () => saveProgress());
 video.addEventListener('ended', playNext); // the next film's start (or the stop) saves this one's end

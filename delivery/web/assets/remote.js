@@ -3,11 +3,12 @@
 // state, position and duration (moved on between reports while playing, so
 // the bar does not jump once a second), what plays, and its playlist. A
 // command the room refuses comes back as an error event and is shown.
-import { thumbnail, describe } from './api.js';
+import { api, thumbnail, describe } from './api.js';
 import { t, onLangChange } from './i18n.js';
 import { startPage, connectionView, toast, el, seekBar } from './ui.js';
 import { connectRoom } from './room.js';
 import { createLibrary } from './library.js';
+import { readAloud, stopReading } from './speech.js';
 
 const $ = (id) => document.getElementById(id);
 const showConn = connectionView();
@@ -19,6 +20,7 @@ let meta = null;
 let playlist = [];
 let library = null;
 let volumeAt = -Infinity; // when the person last moved the volume: reports do not fight the thumb
+const entries = new Map(); // media id → Promise of its entry (for its plot), read once
 
 function join(name) {
   if (room) room.close();
@@ -35,6 +37,7 @@ function onMessage(m) {
     case 'presence': players = m.players; drawPresence(); break;
     case 'status_update':
       if (m.state === 'stopped' && status.state !== 'stopped') refreshLater();
+      if (m.state === 'playing' && status.state !== 'playing') stopReading(); // the film's sound is back
       status = m;
       statusAt = performance.now();
       if (m.volume != null && performance.now() - volumeAt > 1500) { $('volume').value = String(m.volume); $('volume-value').value = String(m.volume); }
@@ -48,6 +51,7 @@ function onMessage(m) {
 
 /** Sends a command; says so when the room is not reachable right now. */
 function send(msg) {
+  if (msg.event === 'play') stopReading(); // a film to be heard instead
   if (!room || !room.send(msg)) toast(t('err.offline'));
 }
 
@@ -92,6 +96,7 @@ function drawMeta() {
   img.removeAttribute('src');
   $('now-title').textContent = meta ? meta.title + (meta.year ? ' (' + meta.year + ')' : '') : t('remote.nothing');
   document.querySelector('#now-thumb .letter').textContent = meta ? meta.title.slice(0, 1) : '';
+  showPlot();
   if (!meta) return;
   // Only this page's own fetch of the entry's thumbnail (a blob: URL),
   // never an address from the room: in a shared room anyone may be the
@@ -99,6 +104,19 @@ function drawMeta() {
   const shown = meta;
   if (meta.media_id) thumbnail(meta.media_id).then((u) => { if (u && meta === shown) { img.src = u; img.hidden = false; } });
   drawPlaylist();
+}
+
+// The read-aloud button is for the plot of what plays: the entry of
+// media_id, read once (the room's messages carry no plot). Another entry,
+// or none, stops the reading and hides the button until its plot is known.
+const speak = readAloud($('read-aloud'));
+let plotOf = null; // the media id the button is for
+function showPlot() {
+  const id = meta && Number.isInteger(meta.media_id) && meta.media_id > 0 ? meta.media_id : null;
+  if (id !== plotOf) { plotOf = id; speak.show(null); }
+  if (!id) return;
+  if (!entries.has(id)) entries.set(id, api('/api/media/' + id).catch(() => { entries.delete(id); return null; }));
+  entries.get(id).then((e) => { if (plotOf === id && e) speak.show(e); });
 }
 
 const itemFile = (it) => (typeof it === 'string' ? it : it.file);

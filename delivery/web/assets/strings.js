@@ -1,5 +1,5 @@
 // Every text of the pages in Russian and English, by key. err.<code> keys
-// give people's wording for the API's error codes (API.md §0, §3, §6); a
+// give people's wording for the API's error codes (API.md §0, §3, §6, §10); a
 // code without one shows the server's own message.
 export const strings = {
   ru: {
@@ -22,6 +22,7 @@ export const strings = {
     'lib.noEpisodes': 'Серий нет', 'lib.back': 'Назад',
     'remote.nothing': 'Ничего не играет', 'remote.playlist': 'Очередь', 'remote.pick': 'Выбрать фильм или серию',
     'remote.pickFirst': 'Сначала выберите фильм ниже',
+    'speech.read': 'Прочитать вслух', 'speech.stop': 'Остановить', 'speech.failed': 'Не удалось прочитать вслух: {m}',
     'state.idle': 'Ожидание', 'state.playing': 'Играет', 'state.paused': 'Пауза', 'state.stopped': 'Остановлено',
     'err.network': 'Сервер недоступен, проверьте сеть', 'err.unknown': 'Неизвестная ошибка',
     'err.offline': 'Нет связи с комнатой, команда не отправлена', 'err.no_play': 'Этот сервер пока не умеет воспроизводить видео',
@@ -29,7 +30,7 @@ export const strings = {
     'err.no_player': 'В комнате нет плеера: откройте /player на телевизоре или компьютере',
     'err.invalid_state': 'Сейчас это невозможно: ничего не играет', 'err.media_not_found': 'В библиотеке такого нет',
     'err.no_file': 'У этой записи нет видеофайла', 'err.file_missing': 'Файл пропал с диска',
-    'err.not_playable': 'Это не фильм и не серия', 'err.rate_limited': 'Слишком много команд подряд, помедленнее',
+    'err.not_playable': 'Это не фильм и не серия', 'err.text_too_long': 'Текст длиннее 5000 знаков: вслух не прочитать', 'err.rate_limited': 'Слишком много команд подряд, помедленнее',
     'err.wrong_role': 'Эта команда не для этой роли', 'err.invalid_input': 'Неверные данные', 'err.invalid_json': 'Неверное сообщение',
     'err.unknown_event': 'Неизвестная команда', 'err.internal': 'Ошибка на сервере', 'err.forbidden': 'Нет доступа',
     'err.unauthorized': 'Нужно войти', 'err.token_expired': 'Сессия истекла, войдите снова', 'err.room_full': 'Комната заполнена',
@@ -56,6 +57,7 @@ export const strings = {
     'lib.noEpisodes': 'No episodes', 'lib.back': 'Back',
     'remote.nothing': 'Nothing is playing', 'remote.playlist': 'Playlist', 'remote.pick': 'Pick a film or an episode',
     'remote.pickFirst': 'Pick a film below first',
+    'speech.read': 'Read aloud', 'speech.stop': 'Stop', 'speech.failed': 'Cannot read aloud: {m}',
     'state.idle': 'Idle', 'state.playing': 'Playing', 'state.paused': 'Paused', 'state.stopped': 'Stopped',
     'err.network': 'Cannot reach the server, check the network', 'err.unknown': 'Unknown error',
     'err.offline': 'Not connected to the room, the command was not sent', 'err.no_play': 'This server cannot play video yet',
@@ -63,7 +65,7 @@ export const strings = {
     'err.no_player': 'No player in this room: open /player on the TV or computer',
     'err.invalid_state': 'Not possible now: nothing is playing', 'err.media_not_found': 'Not in the library',
     'err.no_file': 'This entry has no video file', 'err.file_missing': 'The file is gone from the disk',
-    'err.not_playable': 'Not a film or an episode', 'err.rate_limited': 'Too many commands at once, slow down',
+    'err.not_playable': 'Not a film or an episode', 'err.text_too_long': 'The text is over 5000 characters: too long to read aloud', 'err.rate_limited': 'Too many commands at once, slow down',
     'err.wrong_role': 'Not a command for this role', 'err.invalid_input': 'Invalid input', 'err.invalid_json': 'Invalid message',
     'err.unknown_event': 'Unknown command', 'err.internal': 'Server error', 'err.forbidden': 'Access denied',
     'err.unauthorized': 'Please sign in', 'err.token_expired': 'The session has expired, sign in again', 'err.room_full': 'The room is full',
