@@ -65,6 +65,9 @@ type Deps struct {
 	// Watching is the signed-in account's watching state (user_state,
 	// progress, continue); nil: no such routes and user_state null.
 	Watching Watching
+
+	// Logs is the administrator's log folder (API.md §9); nil: no routes.
+	Logs LogService
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -171,6 +174,7 @@ func (s *Server) routes() {
 	s.mountMediaAdmin(s.app)
 	s.mountEvents(s.app)
 	s.mountTorrents()
+	s.mountLogs()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}
