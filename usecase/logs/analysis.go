@@ -198,4 +198,3 @@ func (h *slowest) offer(r request) {
 		heap.Fix(h, 0)
 	}
 }
-

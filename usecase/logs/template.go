@@ -150,7 +150,9 @@ func isHex(t string) bool {
 	if len(t) >= 8 && allOf(t, isHexDigit) && strings.IndexFunc(t, unicode.IsDigit) >= 0 && strings.IndexFunc(t, unicode.IsLetter) >= 0 {
 		return true
 	}
-	return len(t) >= 16 && allOf(t, func(c byte) bool { return isHexDigit(c) || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '-' || c == '_' }) &&
+	return len(t) >= 16 && allOf(t, func(c byte) bool {
+		return isHexDigit(c) || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '-' || c == '_'
+	}) &&
 		strings.IndexFunc(t, unicode.IsDigit) >= 0
 }
 
