@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"mediateka/domain"
@@ -139,10 +140,11 @@ func (a *analysis) templateOf(prefix, msg, errMsg string) string {
 	if t, ok := a.cache[key]; ok {
 		return t
 	}
-	t := Template(a.red.Scrub(msg))
+	var t string
 	if prefix == "http" {
-		t = "http " + t + " " + errMsg
-	} else if errMsg != "" {
+		method, path, _ := strings.Cut(msg, " ")
+		t = "http " + method + " " + RouteTemplate(a.red.Scrub(path)) + " " + errMsg
+	} else if t = Template(a.red.Scrub(msg)); errMsg != "" {
 		t += ": " + Template(a.red.Scrub(errMsg))
 	}
 	if len(a.cache) < maxCached {

@@ -128,7 +128,7 @@ func isUUID(t string) bool {
 }
 
 // isPath is a file path: starts with / ./ ../ ~/ or a drive letter, or
-// has a slash between two segments.
+// has a slash between two segments and a letter (3/5 is numbers).
 func isPath(t string) bool {
 	if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "~/") || strings.HasPrefix(t, "../") {
 		return len(t) > 1
@@ -137,7 +137,7 @@ func isPath(t string) bool {
 		return true
 	}
 	k := strings.IndexByte(t, '/')
-	return k > 0 && k < len(t)-1
+	return k > 0 && k < len(t)-1 && strings.IndexFunc(t, unicode.IsLetter) >= 0
 }
 
 // isHex is a hex id: 0x…, or at least 8 hex digits with a digit and a
@@ -198,4 +198,14 @@ func digits(t string) string {
 		b.WriteString(phNum)
 	}
 	return b.String()
+}
+
+// RouteTemplate is a request path with its variable segments (ids,
+// numbers, hashes) replaced: /api/media/42/play → /api/media/{n}/play.
+func RouteTemplate(path string) string {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		segs[i] = classify(seg)
+	}
+	return strings.Join(segs, "/")
 }
