@@ -78,7 +78,10 @@ type countingReader struct {
 	reads int
 }
 
-func (c *countingReader) ReadAt(p []byte, off int64) (int, error) { c.reads++; return c.r.ReadAt(p, off) }
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
+}
 
 // newLogged is a log folder with the real logger writing into it.
 func newLogged(t *testing.T, secrets ...string) (*slog.Logger, *Writer, *Dir) {
