@@ -2,10 +2,8 @@ package logs
 
 import (
 	"container/heap"
-	"encoding/json"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"mediateka/domain"
@@ -20,19 +18,36 @@ const (
 	maxLineParsed = 256 << 10
 )
 
-// record is what the analysis decodes of a JSON line: the logger's fields
-// and the access log's (delivery/http accessLog: msg "http", method, path,
-// status, duration_ms, request_id).
-type record struct {
-	Time       time.Time `json:"time"`
-	Level      string    `json:"level"`
-	Msg        string    `json:"msg"`
-	Err        any       `json:"err"`
-	Method     string    `json:"method"`
-	Path       string    `json:"path"`
-	Status     int       `json:"status"`
-	DurationMS float64   `json:"duration_ms"`
-	RequestID  string    `json:"request_id"`
+// fields are the raw members of a record the analysis looks at: the
+// logger's and the access log's (delivery/http accessLog: msg "http",
+// method, path, status, duration_ms, request_id).
+type fields struct {
+	time, level, msg, err          []byte
+	method, path, status, duration []byte
+	requestID                      []byte
+}
+
+func (f *fields) set(key, val []byte) {
+	switch string(key) {
+	case "time":
+		f.time = val
+	case "level":
+		f.level = val
+	case "msg":
+		f.msg = val
+	case "err", "error":
+		f.err = val
+	case "method":
+		f.method = val
+	case "path":
+		f.path = val
+	case "status":
+		f.status = val
+	case "duration_ms":
+		f.duration = val
+	case "request_id":
+		f.requestID = val
+	}
 }
 
 // tmplStat counts one message template.
@@ -55,30 +70,38 @@ type request struct {
 
 // analysis accumulates one pass over a file in bounded memory: counters,
 // at most maxTemplates templates, a heap of the slowest requests, errors
-// by hour.
+// by hour, and caches of the templates of messages and routes seen first.
 type analysis struct {
 	red         *domain.Redactor
 	Lines       int
 	Records     int
 	ByLevel     map[string]int
-	templates   map[string]*tmplStat
+	templates   map[tmplKey]*tmplStat
 	Other       int // lines whose template did not fit
 	ErrorsHour  map[time.Time]int
 	First, Last time.Time
 	slow        slowest
-	cache       map[string]string
+	msgs        map[string]string  // message (and error) → template
+	routes      map[string]string  // request path → route template
+	requests    map[httpKey]string // access line → template
+}
+
+type tmplKey struct{ level, template string }
+
+type httpKey struct {
+	method, route string
+	status        int
 }
 
 func newAnalysis(red *domain.Redactor) *analysis {
-	return &analysis{red: red, ByLevel: map[string]int{}, templates: map[string]*tmplStat{},
-		ErrorsHour: map[time.Time]int{}, cache: map[string]string{}}
+	return &analysis{red: red, ByLevel: map[string]int{}, templates: map[tmplKey]*tmplStat{},
+		ErrorsHour: map[time.Time]int{}, msgs: map[string]string{}, routes: map[string]string{}, requests: map[httpKey]string{}}
 }
 
-// run reads r to its end (or until ctx-like stop returns true) line by line.
+// run reads r to its end (or until stopped) line by line.
 func (a *analysis) run(r io.Reader, stopped func() bool, progress func(lines int)) error {
-	var rec record
 	return forEachLine(r, maxLineParsed, func(line []byte) bool {
-		a.add(line, &rec)
+		a.add(line)
 		if a.Lines%100_000 == 0 {
 			progress(a.Lines)
 			return !stopped()
@@ -88,82 +111,101 @@ func (a *analysis) run(r io.Reader, stopped func() bool, progress func(lines int
 }
 
 // add counts one line.
-func (a *analysis) add(line []byte, rec *record) {
+func (a *analysis) add(line []byte) {
 	a.Lines++
-	*rec = record{}
-	if line[0] != '{' {
-		a.count("other", a.templateOf("", string(line), ""), time.Time{})
-		return
-	}
-	if err := json.Unmarshal(line, rec); err != nil && !isTypeError(err) {
-		a.count("other", a.templateOf("", string(line), ""), time.Time{})
+	var f fields
+	if line[0] != '{' || !members(line, &f) {
+		a.count("other", a.messageTemplate(line, nil), time.Time{})
 		return
 	}
 	a.Records++
-	t := rec.Time.UTC()
-	if !rec.Time.IsZero() {
-		if a.First.IsZero() || t.Before(a.First) {
-			a.First = t
-		}
-		if t.After(a.Last) {
-			a.Last = t
+	var t time.Time
+	if f.time != nil {
+		if pt, ok := parseTime(text(f.time)); ok {
+			t = pt
+			if a.First.IsZero() || t.Before(a.First) {
+				a.First = t
+			}
+			if t.After(a.Last) {
+				a.Last = t
+			}
 		}
 	}
-	lvl := bucket(levelName(rec.Level))
+	lvl := levelOf(text(f.level))
 	if lvl == "error" && !t.IsZero() {
 		a.ErrorsHour[t.Truncate(time.Hour)]++
 	}
-	if rec.Msg == "http" && rec.Method != "" {
-		a.slow.offer(request{Time: t, Method: rec.Method, Path: rec.Path, Status: rec.Status,
-			DurationMS: rec.DurationMS, RequestID: rec.RequestID})
-		a.count(lvl, a.templateOf("http", rec.Method+" "+rec.Path, strconv.Itoa(rec.Status)), t)
+	msg := text(f.msg)
+	if string(msg) == "http" && f.method != nil {
+		a.count(lvl, a.request(&f, t), t)
 		return
 	}
-	a.count(lvl, a.templateOf(lvl, rec.Msg, errText(rec.Err)), t)
+	a.count(lvl, a.messageTemplate(msg, f.err), t)
 }
 
-func errText(v any) string {
-	switch e := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return e
+// request notes an access line among the slowest and returns its template
+// (http GET /api/media/{n} 200).
+func (a *analysis) request(f *fields, t time.Time) string {
+	status, dur := int(number(f.status)), number(f.duration)
+	if a.slow.Len() < topRequests || dur > a.slow[0].DurationMS {
+		a.slow.offer(request{Time: t, Method: string(text(f.method)), Path: string(text(f.path)), Status: status,
+			DurationMS: dur, RequestID: string(text(f.requestID))})
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	path := text(f.path)
+	route, ok := a.routes[string(path)]
+	if !ok {
+		route = RouteTemplate(a.red.Scrub(string(path)))
+		if len(a.routes) < maxCached {
+			a.routes[string(path)] = route
+		}
+	}
+	k := httpKey{method: methodOf(text(f.method)), route: route, status: status}
+	tmpl, ok := a.requests[k]
+	if !ok {
+		tmpl = "http " + k.method + " " + route + " " + strconv.Itoa(status)
+		if len(a.requests) < maxCached {
+			a.requests[k] = tmpl
+		}
+	}
+	return tmpl
 }
 
-// templateOf is the redacted template of a message (and its error),
-// remembered for the messages seen first.
-func (a *analysis) templateOf(prefix, msg, errMsg string) string {
-	key := prefix + "\x00" + msg + "\x00" + errMsg
-	if t, ok := a.cache[key]; ok {
+// messageTemplate is the redacted template of a message and its error
+// (raw JSON value; nil when none), remembered for the messages seen first.
+func (a *analysis) messageTemplate(msg, errRaw []byte) string {
+	errMsg := text(errRaw)
+	if len(errMsg) == 0 {
+		if t, ok := a.msgs[string(msg)]; ok {
+			return t
+		}
+		t := Template(a.red.Scrub(string(msg)))
+		if len(a.msgs) < maxCached {
+			a.msgs[string(msg)] = t
+		}
 		return t
 	}
-	var t string
-	if prefix == "http" {
-		method, path, _ := strings.Cut(msg, " ")
-		t = "http " + method + " " + RouteTemplate(a.red.Scrub(path)) + " " + errMsg
-	} else if t = Template(a.red.Scrub(msg)); errMsg != "" {
-		t += ": " + Template(a.red.Scrub(errMsg))
+	key := string(msg) + "\x00" + string(errMsg)
+	if t, ok := a.msgs[key]; ok {
+		return t
 	}
-	if len(a.cache) < maxCached {
-		a.cache[key] = t
+	t := Template(a.red.Scrub(string(msg))) + ": " + Template(a.red.Scrub(string(errMsg)))
+	if len(a.msgs) < maxCached {
+		a.msgs[key] = t
 	}
 	return t
 }
 
 func (a *analysis) count(lvl, tmpl string, t time.Time) {
 	a.ByLevel[lvl]++
-	key := lvl + "\x00" + tmpl
-	st, ok := a.templates[key]
+	k := tmplKey{lvl, tmpl}
+	st, ok := a.templates[k]
 	if !ok {
 		if len(a.templates) >= maxTemplates {
 			a.Other++
 			return
 		}
 		st = &tmplStat{Template: tmpl, Level: lvl, First: t}
-		a.templates[key] = st
+		a.templates[k] = st
 	}
 	st.Count++
 	if !t.IsZero() {
