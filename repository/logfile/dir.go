@@ -175,7 +175,7 @@ func (d *Dir) Truncate(name string) error {
 		return err
 	}
 	defer d.lines.forget(name)
-	if d.active != nil && name == d.active.Name() && filepath.Dir(path) == filepath.Dir(d.active.path) {
+	if d.isActive(path) {
 		return d.active.Truncate()
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -190,6 +190,17 @@ func (d *Dir) Truncate(name string) error {
 		return fmt.Errorf("truncate %s: %w", name, err)
 	}
 	return nil
+}
+
+// isActive tells whether path is the logger's file, by identity, so a
+// symlink to it is cleared through the logger too.
+func (d *Dir) isActive(path string) bool {
+	if d.active == nil {
+		return false
+	}
+	a, err1 := os.Stat(d.active.path)
+	p, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, p)
 }
 
 // ReadReport returns a report's content, at most limit bytes.

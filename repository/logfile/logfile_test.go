@@ -107,9 +107,14 @@ func readActive(t *testing.T, d *Dir) []byte {
 // also when the file was created fresh by a rotation (lumberjack opens
 // those without O_APPEND).
 func TestTruncateKeepsTheLoggerWritingFromTheStart(t *testing.T) {
-	for _, rotated := range []bool{false, true} {
-		t.Run(fmt.Sprint("rotated=", rotated), func(t *testing.T) {
+	for _, c := range []struct {
+		rotated bool
+		name    string
+	}{{false, ActiveName}, {true, ActiveName}, {true, "alias.log"}} {
+		rotated := c.rotated
+		t.Run(fmt.Sprint("rotated=", rotated, " name=", c.name), func(t *testing.T) {
 			log, w, d := newLogged(t)
+			require.NoError(t, os.Symlink(ActiveName, filepath.Join(d.Path(), "alias.log")))
 			for i := range 100 {
 				log.Info("before the clear", "i", i)
 			}
@@ -119,7 +124,7 @@ func TestTruncateKeepsTheLoggerWritingFromTheStart(t *testing.T) {
 			}
 			fi, err := os.Stat(filepath.Join(d.Path(), ActiveName))
 			require.NoError(t, err)
-			require.NoError(t, d.Truncate(ActiveName))
+			require.NoError(t, d.Truncate(c.name))
 			log.Info("after the clear")
 			got := readActive(t, d)
 			assert.NotContains(t, string(got), "\x00")
