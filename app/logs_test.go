@@ -256,7 +256,32 @@ func TestLogsReportsNewestFirstAndStats(t *testing.T) {
 	t.Parallel()
 	ta := newTestApp(t, nil)
 	admin, _ := ta.tokens(t)
-	ta.Logger().Error("one error")
+	ta.Logger().Error("one error", "err", "disk gone")
+	ta.Logger().Warn("one warning")
+	for _, q := range []string{"level=error", "level=warn&q=DISK", "q=disk+gone&since=2000-01-01T00:00:00+00:00",
+		"level=error&since=2000-01-01T00:00:00%2B03:00&until=2999-01-01T00:00:00Z"} {
+		resp, body := ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&"+q, admin, nil)
+		require.Equal(t, 200, resp.StatusCode, "%s: %v", q, body)
+		lines := body["lines"].([]any)
+		require.Len(t, lines, 1, q)
+		line := lines[0].(map[string]any)
+		assert.Equal(t, "one error", line["msg"], q)
+		assert.Equal(t, "error", line["level"], q)
+		assert.Equal(t, map[string]any{"err": "disk gone"}, line["attrs"], q)
+	}
+	resp, body := ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&level=warn", admin, nil)
+	require.Equal(t, 200, resp.StatusCode)
+	warned := body["lines"].([]any)
+	require.GreaterOrEqual(t, len(warned), 2)
+	var levels []any
+	for _, l := range warned {
+		levels = append(levels, l.(map[string]any)["level"])
+	}
+	assert.NotContains(t, levels, "info", "a minimum level: warnings (the start-up's too) and errors")
+	assert.Equal(t, []any{"error", "warn"}, levels[len(levels)-2:])
+	resp, body = ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&since=yesterday", admin, nil)
+	assert.Equal(t, 400, resp.StatusCode)
+	assert.Equal(t, "invalid_input", errCode(body))
 	sub := ta.lib.events.Subscribe(64)
 	defer sub.Close()
 	var made []string
@@ -267,7 +292,7 @@ func TestLogsReportsNewestFirstAndStats(t *testing.T) {
 		waitAnalyzed(t, sub, made[len(made)-1])
 		time.Sleep(5 * time.Millisecond) // distinct report times
 	}
-	resp, body := ta.do(t, "GET", "/api/logs/reports", admin, nil)
+	resp, body = ta.do(t, "GET", "/api/logs/reports", admin, nil)
 	require.Equal(t, 200, resp.StatusCode)
 	var names []any
 	for _, r := range body["reports"].([]any) {
@@ -290,6 +315,7 @@ func TestLogsReportsNewestFirstAndStats(t *testing.T) {
 	assert.EqualValues(t, 1, body["errors_last_24h"])
 	byLevel := body["by_level"].(map[string]any)
 	assert.EqualValues(t, 1, byLevel["error"])
+	assert.EqualValues(t, len(warned)-1, byLevel["warn"], "the same warnings as the read")
 	assert.Positive(t, byLevel["info"], "the start-up and the requests")
 	assert.Positive(t, body["total_size_bytes"])
 }

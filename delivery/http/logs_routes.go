@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -116,6 +117,9 @@ func readQuery(c *fiber.Ctx) (logs.Query, error) {
 	}{{"since", &q.Since}, {"until", &q.Until}} {
 		if v := c.Query(p.name); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil { // an unencoded "+03:00" arrives as " 03:00"
+				t, err = time.Parse(time.RFC3339Nano, strings.Replace(v, " ", "+", 1))
+			}
 			if err != nil {
 				return q, domain.ErrInvalid(p.name+" is not a time", map[string]string{p.name: "must be an RFC 3339 time"})
 			}
