@@ -21,8 +21,10 @@ import (
 	deliveryhttp "mediateka/delivery/http"
 	"mediateka/domain"
 	"mediateka/plugins"
+	"mediateka/repository/logfile"
 	"mediateka/repository/sqlstore"
 	"mediateka/usecase/auth"
+	"mediateka/usecase/logs"
 	"mediateka/usecase/notice"
 	"mediateka/usecase/playback"
 	"mediateka/usecase/textmatch"
@@ -45,7 +47,10 @@ type Options struct {
 type App struct {
 	cfg     config.Config
 	log     *slog.Logger
-	logFile io.Closer
+	logFile *logfile.Writer
+	// redact is the logger's redaction rule, which the logs API applies too.
+	redact  *domain.Redactor
+	logs    *logs.Service
 	life    *lifecycle
 	repos   repositories
 	uc      useCases
@@ -96,12 +101,12 @@ func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 		return nil, err
 	}
 	search := loadSearchConfig(cfg)
-	log, logFile, err := newLogger(cfg.LogDir, cfg.Log.Level, cfg.Log.MaxSizeMB, cfg.Log.MaxBackups, opt.Stderr,
-		append(secretValues(cfg, sec.keyMaster), search.apiKeys()...))
+	redact := domain.NewRedactor(append(secretValues(cfg, sec.keyMaster), search.apiKeys()...))
+	log, logFile, err := newLogger(cfg, opt.Stderr, redact)
 	if err != nil {
 		return nil, fmt.Errorf("open log folder %s: %w", cfg.LogDir, err)
 	}
-	a := &App{cfg: cfg, log: log, logFile: logFile, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D()), search: search}
+	a := &App{cfg: cfg, log: log, logFile: logFile, redact: redact, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D()), search: search}
 	sec.report(cfg, log, opt.Warnings)
 	a.streams, a.stopStreams = context.WithCancel(context.Background())
 	if err := a.build(ctx, opt, sec.keyMaster); err != nil {
@@ -161,6 +166,11 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	if deps.Speech, err = newSpeech(a.cfg, keys, a.lib, a.log); err != nil {
 		return err
 	}
+	if a.logs, err = newLogs(a.cfg, a.logFile, a.redact, a.ai.model, a.lib.events, a.log); err != nil {
+		return err
+	}
+	a.life.add(logsComponent(a.logs))
+	deps.Logs = a.logs
 	a.http, a.tls, err = newDelivery(a.cfg, opt.Version, deps, a.streams, a.log)
 	return err
 }

@@ -40,6 +40,9 @@ func TestEventWireFormat(t *testing.T) {
 		{"classify_completed", domain.ClassifyCompleted{State: domain.JobFailed, DurationMS: 2500, ClassifyCounts: domain.ClassifyCounts{
 			Model: "gemini-2.5-flash", Total: 10, Classified: 4, Failed: 6, Skipped: 0, FieldsFilled: 11}},
 			`event: classify_completed` + "\n" + `data: {"at":"2025-03-04T02:06:07.89Z","classified":4,"duration_ms":2500,"event":"classify_completed","failed":6,"fields_filled":11,"model":"gemini-2.5-flash","skipped":0,"state":"failed","total":10}` + "\n\n"},
+		{"log_analyzed", domain.LogAnalyzed{Filename: "mediateka.log", Report: "report_mediateka.log_20250304T020607.890Z.md",
+			State: domain.JobCompleted, Lines: 1200, Errors: 3, AISummary: true, DurationMS: 40},
+			`event: log_analyzed` + "\n" + `data: {"ai_summary":true,"at":"2025-03-04T02:06:07.89Z","duration_ms":40,"errors":3,"event":"log_analyzed","filename":"mediateka.log","lines":1200,"report":"report_mediateka.log_20250304T020607.890Z.md","state":"completed"}` + "\n\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,6 +68,9 @@ type Deps struct {
 	// Speech speaks text aloud (/api/tts, the chat's "speak"); nil: no
 	// /api/tts routes and "speak" is ignored.
 	Speech Speech
+
+	// Logs is the administrator's log folder (API.md §9); nil: no routes.
+	Logs LogService
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -175,6 +178,7 @@ func (s *Server) routes() {
 	s.mountEvents(s.app)
 	s.mountTorrents()
 	s.mountTTS()
+	s.mountLogs()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}

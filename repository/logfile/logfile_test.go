@@ -1,0 +1,257 @@
+package logfile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
+)
+
+// backwardLines collects what backward hands out, in file order.
+func backwardLines(t *testing.T, content string) []string {
+	t.Helper()
+	var got []string
+	require.NoError(t, backward(strings.NewReader(content), int64(len(content)), func(l []byte) bool {
+		got = append([]string{string(l)}, got...)
+		return true
+	}))
+	return got
+}
+
+// forwardLines is the reference: split on newlines, no empty lines.
+func forwardLines(content string) []string {
+	var out []string
+	for _, l := range strings.Split(content, "\n") {
+		if l = strings.TrimSuffix(l, "\r"); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestBackwardMatchesForwardAcrossBlockEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := map[string]string{
+		"empty":              "",
+		"one line no eol":    "only",
+		"one line eol":       "only\n",
+		"blank lines":        "\n\na\n\n\nb\n\n",
+		"crlf":               "a\r\nb\r\n",
+		"line of one block":  strings.Repeat("x", blockSize-1) + "\n" + "tail\n",
+		"line over a block":  "head\n" + strings.Repeat("y", blockSize+7) + "\nz",
+		"line over 3 blocks": strings.Repeat("w", 3*blockSize+1) + "\nend\n",
+	}
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "line %d %s\n", i, strings.Repeat("k", rng.IntN(300)))
+	}
+	cases["many random lines"] = b.String()
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			assert.Equal(t, forwardLines(content), backwardLines(t, content))
+		})
+	}
+}
+
+func TestBackwardStopsWhenAsked(t *testing.T) {
+	content := strings.Repeat("line\n", 100_000)
+	var n int
+	r := &countingReader{r: strings.NewReader(content)}
+	require.NoError(t, backward(r, int64(len(content)), func([]byte) bool { n++; return n < 10 }))
+	assert.Equal(t, 10, n)
+	assert.Equal(t, 1, r.reads, "ten short lines cost one block, not the file")
+}
+
+type countingReader struct {
+	r     io.ReaderAt
+	reads int
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
+}
+
+// newLogged is a log folder with the real logger writing into it.
+func newLogged(t *testing.T, secrets ...string) (*slog.Logger, *Writer, *Dir) {
+	t.Helper()
+	dir := t.TempDir()
+	log, w, err := NewLogger(Options{Dir: dir, Level: "debug", MaxSizeMB: 100, MaxBackups: 3, Redactor: domain.NewRedactor(secrets)})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	d, err := NewDir(dir, w)
+	require.NoError(t, err)
+	return log, w, d
+}
+
+func readActive(t *testing.T, d *Dir) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(d.Path(), ActiveName))
+	require.NoError(t, err)
+	return b
+}
+
+// TestTruncateKeepsTheLoggerWritingFromTheStart: after a clear, the next
+// line is at offset 0 of the same file, with no hole of NULs before it,
+// also when the file was created fresh by a rotation (lumberjack opens
+// those without O_APPEND).
+func TestTruncateKeepsTheLoggerWritingFromTheStart(t *testing.T) {
+	for _, c := range []struct {
+		rotated bool
+		name    string
+	}{{false, ActiveName}, {true, ActiveName}, {true, "alias.log"}} {
+		rotated := c.rotated
+		t.Run(fmt.Sprint("rotated=", rotated, " name=", c.name), func(t *testing.T) {
+			log, w, d := newLogged(t)
+			require.NoError(t, os.Symlink(ActiveName, filepath.Join(d.Path(), "alias.log")))
+			for i := range 100 {
+				log.Info("before the clear", "i", i)
+			}
+			if rotated {
+				require.NoError(t, w.lj.Rotate())
+				log.Info("first line of the fresh file")
+			}
+			fi, err := os.Stat(filepath.Join(d.Path(), ActiveName))
+			require.NoError(t, err)
+			require.NoError(t, d.Truncate(c.name))
+			log.Info("after the clear")
+			got := readActive(t, d)
+			assert.NotContains(t, string(got), "\x00")
+			assert.True(t, bytes.HasPrefix(got, []byte(`{"time":"`)), "the file starts with a record: %q", got[:min(len(got), 40)])
+			assert.Equal(t, 1, bytes.Count(got, []byte("\n")))
+			assert.Contains(t, string(got), "after the clear")
+			fi2, err := os.Stat(filepath.Join(d.Path(), ActiveName))
+			require.NoError(t, err)
+			assert.True(t, os.SameFile(fi, fi2), "the same file, not a new one")
+		})
+	}
+}
+
+func TestLineCountFollowsTheGrowingFile(t *testing.T) {
+	log, _, d := newLogged(t)
+	for range 10 {
+		log.Info("x")
+	}
+	n, err := d.LineCount(ActiveName)
+	require.NoError(t, err)
+	assert.Equal(t, 10, n)
+	for range 5 {
+		log.Info("y")
+	}
+	n, err = d.LineCount(ActiveName)
+	require.NoError(t, err)
+	assert.Equal(t, 15, n)
+	require.NoError(t, d.Truncate(ActiveName))
+	log.Info("z")
+	n, err = d.LineCount(ActiveName)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+
+	require.NoError(t, os.WriteFile(filepath.Join(d.Path(), "open.txt"), []byte("a\nb\nno newline yet"), 0o600))
+	n, err = d.LineCount("open.txt")
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	n, err = d.LineCount("open.txt")
+	require.NoError(t, err)
+	assert.Equal(t, 3, n, "asked again with nothing new")
+}
+
+func TestSymlinksMayNotLeadOut(t *testing.T) {
+	_, _, d := newLogged(t)
+	outside := filepath.Join(t.TempDir(), "secret.log")
+	require.NoError(t, os.WriteFile(outside, []byte("outside\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(d.Path(), "inside.log"), []byte("inside\n"), 0o600))
+	require.NoError(t, os.Symlink(outside, filepath.Join(d.Path(), "out.log")))
+	require.NoError(t, os.Symlink("inside.log", filepath.Join(d.Path(), "alias.log")))
+	require.NoError(t, os.Symlink("missing.log", filepath.Join(d.Path(), "dangling.log")))
+
+	_, err := d.Open("out.log")
+	assert.ErrorIs(t, err, domain.ErrInvalidFilename)
+	assert.ErrorIs(t, d.Truncate("out.log"), domain.ErrInvalidFilename)
+	b, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.Equal(t, "outside\n", string(b), "the file outside is untouched")
+
+	r, err := d.Open("alias.log")
+	require.NoError(t, err)
+	b, _ = io.ReadAll(r)
+	_ = r.Close()
+	assert.Equal(t, "inside\n", string(b), "a link inside the folder is the file it leads to")
+	_, err = d.Open("dangling.log")
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+
+	files, err := d.List()
+	require.NoError(t, err)
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	assert.ElementsMatch(t, []string{"inside.log", "alias.log"}, names, "no link out, no directory, nothing dangling (the active file opens on its first write)")
+}
+
+func TestGzipFilesReadDecompressed(t *testing.T) {
+	_, _, d := newLogged(t)
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	_, _ = z.Write([]byte("one\ntwo\n"))
+	require.NoError(t, z.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(d.Path(), "old.log.gz"), buf.Bytes(), 0o600))
+	r, err := d.Open("old.log.gz")
+	require.NoError(t, err)
+	b, _ := io.ReadAll(r)
+	require.NoError(t, r.Close())
+	assert.Equal(t, "one\ntwo\n", string(b))
+	n, err := d.LineCount("old.log.gz")
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.ErrorIs(t, d.ReadBackward("old.log.gz", func([]byte) bool { return true }), ErrCompressed)
+
+	require.NoError(t, d.Truncate("old.log.gz"))
+	r, err = d.Open("old.log.gz")
+	require.NoError(t, err, "a cleared .gz reads as empty")
+	b, _ = io.ReadAll(r)
+	_ = r.Close()
+	assert.Empty(t, b)
+}
+
+func TestRedactionMasksSecretsOnTheWayIn(t *testing.T) {
+	log, _, d := newLogged(t, "hunter2-very-secret")
+	log.Info("login with hunter2-very-secret", "password", "pw-123456", "api_key", "k", "key_file", "/data/secret.key",
+		"err", fmt.Errorf("bad hunter2-very-secret"), slog.Group("g", "token", "abc", "note", "x hunter2-very-secret"))
+	got := string(readActive(t, d))
+	assert.NotContains(t, got, "hunter2-very-secret")
+	assert.NotContains(t, got, "pw-123456")
+	assert.Contains(t, got, `"password":"***"`)
+	assert.Contains(t, got, `"key_file":"/data/secret.key"`, "a name ending in _file is where a secret is, not the secret")
+	assert.Contains(t, got, `"token":"***"`)
+}
+
+func TestReportsAreWrittenWholeOrNotAtAll(t *testing.T) {
+	_, _, d := newLogged(t)
+	require.NoError(t, d.WriteReport("report_a.md", func(w io.Writer) error { _, err := io.WriteString(w, "# a\n"); return err }))
+	err := d.WriteReport("report_b.md", func(w io.Writer) error {
+		_, _ = io.WriteString(w, "half")
+		return fmt.Errorf("disk full")
+	})
+	require.Error(t, err)
+	reports, err := d.Reports()
+	require.NoError(t, err)
+	require.Len(t, reports, 1, "no half report, no temporary file left")
+	assert.Equal(t, "report_a.md", reports[0].Name)
+	b, err := d.ReadReport("report_a.md", 1<<20)
+	require.NoError(t, err)
+	assert.Equal(t, "# a\n", string(b))
+	_, err = d.ReadReport("report_b.md", 1<<20)
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+}

@@ -1,0 +1,216 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"mediateka/domain"
+)
+
+// MaxLines caps the lines one read returns: a tail above it, and a read of
+// the whole file (tail <= 0), give at most this many.
+const MaxLines = 10_000
+
+// Query is one read of a log file.
+type Query struct {
+	Filename string
+	// Tail > 0 is the last Tail matching lines; <= 0 the file from its
+	// start. Either way at most MaxLines.
+	Tail int
+	// Level keeps records of this level or above (debug, info, warn,
+	// error); "" keeps every line.
+	Level string
+	// Q keeps lines that contain it, case-insensitively.
+	Q string
+	// Since and Until keep records timed within [Since, Until]; zero is
+	// no bound.
+	Since, Until time.Time
+}
+
+// Page is what a read returns: TotalLines counts every line of the file,
+// Lines the matching ones returned, oldest first.
+type Page struct {
+	Filename   string
+	TotalLines int
+	Lines      []Line
+}
+
+// filter is a Query's conditions on one raw line.
+type filter struct {
+	min          slog.Level
+	byLevel      bool
+	q            []byte
+	since, until time.Time
+}
+
+func newFilter(q Query) (filter, error) {
+	f := filter{since: q.Since, until: q.Until}
+	if q.Level != "" {
+		l, ok := levelRank(strings.ToLower(q.Level))
+		if !ok {
+			return f, domain.ErrInvalid("level is not a log level", map[string]string{"level": "must be debug, info, warn or error"})
+		}
+		f.min, f.byLevel = l, true
+	}
+	if !f.since.IsZero() && !f.until.IsZero() && f.until.Before(f.since) {
+		return f, domain.ErrInvalid("until is before since", map[string]string{"until": "must not be before since"})
+	}
+	if q.Q != "" {
+		f.q = bytes.ToLower([]byte(q.Q))
+	}
+	return f, nil
+}
+
+// timed reports whether the filter looks at times or levels, which lines
+// that are not records never match.
+func (f filter) timed() bool { return f.byLevel || !f.since.IsZero() || !f.until.IsZero() }
+
+// match tells whether raw passes; before is true for a record older than
+// Since (reading backwards, everything further is older still).
+func (f filter) match(raw []byte) (ok, before bool) {
+	if f.timed() {
+		t, lvl, isRecord := timeLevel(raw)
+		if !isRecord {
+			return false, false
+		}
+		if !f.since.IsZero() && t.Before(f.since) {
+			return false, true
+		}
+		if !f.until.IsZero() && t.After(f.until) {
+			return false, false
+		}
+		if f.byLevel {
+			l, known := levelRank(lvl)
+			if !known || l < f.min {
+				return false, false
+			}
+		}
+	}
+	if f.q != nil && !containsFold(raw, f.q) {
+		return false, false
+	}
+	return true, false
+}
+
+// containsFold is a case-insensitive Contains for an ASCII-lowered needle.
+func containsFold(hay, lowNeedle []byte) bool {
+	if len(lowNeedle) == 0 {
+		return true
+	}
+	return bytes.Contains(bytes.ToLower(hay), lowNeedle)
+}
+
+// Read returns the lines of a log file the query asks for. The tail of a
+// plain file is read backwards from its end, so its cost does not grow
+// with the file; a .gz file is read from its start.
+func (s *Service) Read(_ context.Context, q Query) (Page, error) {
+	if err := CheckName(q.Filename); err != nil {
+		return Page{}, err
+	}
+	f, err := newFilter(q)
+	if err != nil {
+		return Page{}, err
+	}
+	limit := q.Tail
+	if limit <= 0 || limit > MaxLines {
+		limit = MaxLines
+	}
+	var raw [][]byte
+	switch {
+	case q.Tail <= 0:
+		raw, err = s.head(q.Filename, f, limit)
+	case strings.HasSuffix(q.Filename, ".gz"):
+		raw, err = s.tailForward(q.Filename, f, limit)
+	default:
+		raw, err = s.tailBackward(q.Filename, f, limit)
+	}
+	if err != nil {
+		return Page{}, err
+	}
+	total, err := s.folder.LineCount(q.Filename)
+	if err != nil {
+		return Page{}, fmt.Errorf("count the lines of %s: %w", q.Filename, err)
+	}
+	p := Page{Filename: q.Filename, TotalLines: total, Lines: make([]Line, len(raw))}
+	for i, r := range raw {
+		p.Lines[i] = parseLine(r, s.opt.Redactor)
+	}
+	return p, nil
+}
+
+// head is the first limit matching lines.
+func (s *Service) head(name string, f filter, limit int) ([][]byte, error) {
+	r, err := s.folder.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out [][]byte
+	err = forEachLine(r, maxLineShown, func(line []byte) bool {
+		if ok, _ := f.match(line); ok {
+			out = append(out, bytes.Clone(line))
+		}
+		return len(out) < limit
+	})
+	return out, readErr(name, err)
+}
+
+// maxLineShown cuts a line as a read shows it.
+const maxLineShown = 64 << 10
+
+// tailBackward is the last limit matching lines of a plain file.
+func (s *Service) tailBackward(name string, f filter, limit int) ([][]byte, error) {
+	var out [][]byte
+	err := s.folder.ReadBackward(name, func(line []byte) bool {
+		ok, before := f.match(line)
+		if before {
+			return false
+		}
+		if ok {
+			out = append(out, bytes.Clone(line[max(0, len(line)-maxLineShown):]))
+		}
+		return len(out) < limit
+	})
+	slices.Reverse(out)
+	return out, readErr(name, err)
+}
+
+// tailForward is the last limit matching lines of a file that can only be
+// read from its start, kept in a ring.
+func (s *Service) tailForward(name string, f filter, limit int) ([][]byte, error) {
+	r, err := s.folder.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	ring := make([][]byte, 0, min(limit, 1024))
+	next := 0
+	err = forEachLine(r, maxLineShown, func(line []byte) bool {
+		if ok, _ := f.match(line); !ok {
+			return true
+		}
+		if len(ring) < limit {
+			ring = append(ring, bytes.Clone(line))
+			return true
+		}
+		ring[next] = append(ring[next][:0], line...)
+		next = (next + 1) % limit
+		return true
+	})
+	out := append(ring[next:len(ring):len(ring)], ring[:next]...)
+	return out, readErr(name, err)
+}
+
+func readErr(name string, err error) error {
+	var de *domain.Error
+	if err == nil || errors.As(err, &de) {
+		return err
+	}
+	return fmt.Errorf("read %s: %w", name, err)
+}

@@ -1,0 +1,157 @@
+package logs_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
+	"mediateka/repository/logfile"
+	"mediateka/usecase/logs"
+)
+
+func msgs(p logs.Page) []string {
+	var out []string
+	for _, l := range p.Lines {
+		switch {
+		case l.Msg != nil:
+			out = append(out, *l.Msg)
+		default:
+			out = append(out, "raw:"+l.Raw)
+		}
+	}
+	return out
+}
+
+func TestTailIsTheLastMatchingLinesInOrder(t *testing.T) {
+	f := newFixture(t, false)
+	for i := range 1000 {
+		f.log.Info(fmt.Sprintf("line %d", i), "i", i)
+	}
+	p, err := f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Tail: 3})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"line 997", "line 998", "line 999"}, msgs(p))
+	assert.Equal(t, 1000, p.TotalLines)
+	l := p.Lines[2]
+	require.NotNil(t, l.Time)
+	assert.WithinDuration(t, time.Now(), *l.Time, time.Minute)
+	assert.Equal(t, "info", l.Level)
+	assert.Equal(t, map[string]any{"i": float64(999)}, l.Attrs)
+	assert.Empty(t, l.Raw)
+
+	p, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Tail: 0})
+	require.NoError(t, err)
+	assert.Len(t, p.Lines, 1000, "tail 0 is the whole file")
+	assert.Equal(t, "line 0", *p.Lines[0].Msg)
+}
+
+func TestReadFilters(t *testing.T) {
+	f := newFixture(t, false)
+	f.log.Debug("debug one")
+	f.log.Info("info Scan started")
+	f.log.Warn("warn scan slow")
+	f.log.Error("error scan failed", "err", "disk gone")
+	f.log.Info("info two")
+	fh, err := os.OpenFile(filepath.Join(f.dir.Path(), logfile.ActiveName), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, _ = fh.WriteString("panic: a crash trace SCAN " + secret + "\n")
+	require.NoError(t, fh.Close())
+	read := func(q logs.Query) []string {
+		q.Filename, q.Tail = logfile.ActiveName, 100
+		p, err := f.svc.Read(context.Background(), q)
+		require.NoError(t, err)
+		return msgs(p)
+	}
+	assert.Equal(t, []string{"warn scan slow", "error scan failed"}, read(logs.Query{Level: "warn"}), "level is a minimum")
+	assert.Equal(t, []string{"warn scan slow", "error scan failed"}, read(logs.Query{Level: "WARNING"}))
+	assert.Equal(t, []string{"error scan failed"}, read(logs.Query{Level: "error"}))
+	assert.Equal(t, []string{"info Scan started", "warn scan slow", "error scan failed", "raw:panic: a crash trace SCAN ***"},
+		read(logs.Query{Q: "scan"}), "q is case-insensitive, raw lines too, and the secret is masked")
+	assert.Equal(t, []string{"error scan failed"}, read(logs.Query{Q: "disk gone"}), "q looks at attributes too")
+	assert.Empty(t, read(logs.Query{Since: time.Now().Add(time.Hour)}))
+	assert.Len(t, read(logs.Query{Since: time.Now().Add(-time.Hour)}), 5, "records only: a raw line has no time")
+	assert.Empty(t, read(logs.Query{Until: time.Now().Add(-time.Hour)}))
+
+	_, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Level: "loud"})
+	assert.ErrorIs(t, err, domain.ErrInvalid("", nil))
+	_, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Since: time.Now(), Until: time.Now().Add(-time.Hour)})
+	assert.ErrorIs(t, err, domain.ErrInvalid("", nil))
+	_, err = f.svc.Read(context.Background(), logs.Query{Filename: "absent.log"})
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+	_, err = f.svc.Read(context.Background(), logs.Query{Filename: "../x.log"})
+	assert.ErrorIs(t, err, domain.ErrInvalidFilename)
+}
+
+func TestTailOfACompressedBackup(t *testing.T) {
+	f := newFixture(t, false)
+	var plain bytes.Buffer
+	for i := range 50 {
+		fmt.Fprintf(&plain, `{"time":"2026-01-02T03:04:05Z","level":"INFO","msg":"old %d"}`+"\n", i)
+	}
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	_, _ = z.Write(plain.Bytes())
+	require.NoError(t, z.Close())
+	f.write(t, "mediateka-2026-01-02T03-04-05.000.log.gz", gz.String())
+	p, err := f.svc.Read(context.Background(), logs.Query{Filename: "mediateka-2026-01-02T03-04-05.000.log.gz", Tail: 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"old 48", "old 49"}, msgs(p))
+	assert.Equal(t, 50, p.TotalLines)
+}
+
+func TestFilesAndClear(t *testing.T) {
+	f := newFixture(t, false)
+	f.log.Info("hello")
+	f.write(t, "mediateka-2026-01-02T03-04-05.000.log", "old\n")
+	f.write(t, "notes.txt", "n\n")
+	f.write(t, "database.db", "not a log\n")
+	old := time.Now().Add(-48 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(f.dir.Path(), "mediateka-2026-01-02T03-04-05.000.log"), old, old))
+	files, err := f.svc.Files(context.Background())
+	require.NoError(t, err)
+	var names []string
+	for _, fl := range files {
+		names = append(names, fl.Name)
+	}
+	assert.Equal(t, "mediateka-2026-01-02T03-04-05.000.log", names[len(names)-1], "newest first")
+	assert.ElementsMatch(t, []string{"mediateka.log", "notes.txt", "mediateka-2026-01-02T03-04-05.000.log"}, names, "only allowed names")
+
+	cleared, err := f.svc.Clear(context.Background(), "")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, names, cleared)
+	f.log.Info("after")
+	p, err := f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Tail: 10})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"after"}, msgs(p))
+	b, err := os.ReadFile(filepath.Join(f.dir.Path(), "database.db"))
+	require.NoError(t, err)
+	assert.Equal(t, "not a log\n", string(b), "clear all touches only log files")
+	_, err = f.svc.Clear(context.Background(), "database.db")
+	assert.ErrorIs(t, err, domain.ErrInvalidFilename)
+}
+
+func TestStatsCountTheLastDay(t *testing.T) {
+	f := newFixture(t, false)
+	day := time.Now().UTC().Add(-30 * time.Hour).Format(time.RFC3339)
+	recent := time.Now().UTC().Add(-time.Hour).Format(time.RFC3339)
+	f.write(t, "app.log", fmt.Sprintf(`{"time":%q,"level":"ERROR","msg":"old"}`+"\n"+
+		`{"time":%q,"level":"ERROR","msg":"new"}`+"\n"+`{"time":%q,"level":"WARN","msg":"new"}`+"\nnot json\n", day, recent, recent))
+	f.log.Info("one")
+	f.log.Info("two")
+	f.log.Debug("three")
+	st, err := f.svc.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"debug": 1, "info": 2, "warn": 1, "error": 1}, st.ByLevel)
+	assert.Equal(t, 1, st.ErrorsLast24h)
+	assert.Equal(t, 2, st.FileCount)
+	assert.Equal(t, 0, st.ReportCount)
+	assert.Positive(t, st.TotalSizeBytes)
+}
