@@ -737,3 +737,34 @@ func TestTTSChatSpeaksTheAnswer(t *testing.T) {
 	assert.NotContains(t, events[len(events)-1], "audio_url")
 	assert.Equal(t, true, events[len(events)-1]["done"])
 }
+
+// TestTTSSynthesizeStopsWhenTheClientLeaves: a synthesize whose client
+// has gone should stop its espeak-ng and ffmpeg (issue: "a cancelled
+// request kills its espeak-ng/ffmpeg process"), as stream-audio does.
+// Not parallel: it counts this process's children.
+func TestTTSSynthesizeStopsWhenTheClientLeaves(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc here")
+	}
+	sa := newSpeechApp(t, map[string]string{"MEDIATEKA_TTS__ESPEAK__RATE": "80"})
+	before := map[int]bool{}
+	for pid := range speechChildren(t, nil) {
+		before[pid] = true
+	}
+	sentence := "Длинный рассказ о старом городе, его улицах, мостах и людях, которые там жили. "
+	long := strings.Repeat(sentence, 5000/utf8.RuneCountInString(sentence))
+	addr := strings.TrimPrefix(sa.base, "http://")
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "GET /api/tts/synthesize?%s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n",
+		q("text", long, "format", "ogg"), addr, sa.user)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return countOf(speechChildren(t, before), "ffmpeg") > 0 },
+		5*time.Second, time.Millisecond, "the synthesis starts")
+	require.NoError(t, conn.Close())
+	require.Eventually(t, func() bool { return len(speechChildren(t, before)) == 0 }, 30*time.Second, 10*time.Millisecond)
+	made, err := filepath.Glob(filepath.Join(sa.cfg.TTS.CacheDir, "*.ogg"))
+	require.NoError(t, err)
+	assert.Empty(t, made, "the synthesis went on to the end after its client left")
+}
