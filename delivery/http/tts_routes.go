@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -16,7 +17,8 @@ import (
 // speech use case.
 type Speech interface {
 	Prepare(ctx context.Context, r tts.Request) (tts.Speech, error)
-	Synthesize(ctx context.Context, sp tts.Speech) (tts.File, error)
+	Cached(sp tts.Speech) (tts.File, bool)
+	SynthesizeTo(ctx context.Context, sp tts.Speech, w io.Writer) (tts.File, error)
 	StreamAudio(ctx context.Context, sp tts.Speech, w io.Writer) error
 	StreamText(ctx context.Context, sp tts.Speech, emit func(tts.Piece) error) error
 	CachedFile(name string) (tts.File, error)
@@ -80,18 +82,25 @@ func (s *Server) ttsVoices(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"default_engine": def, "engines": out})
 }
 
-// ttsSynthesize answers the whole audio from the cache, made first when
-// it is not there.
+// ttsSynthesize answers the audio from the cache, or, the first time,
+// as it is made (and cached meanwhile): the listener need not wait for the
+// whole text, and one who leaves stops the synthesis.
 func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
 		return err
 	}
-	f, err := s.deps.Speech.Synthesize(c.UserContext(), sp)
-	if err != nil {
-		return err
+	f, ok := s.deps.Speech.Cached(sp)
+	if ok {
+		return sendAudio(c, f)
 	}
-	return sendAudio(c, f)
+	c.Set("X-TTS-File", f.Name)
+	c.Set(fiber.HeaderContentType, sp.Format.ContentType())
+	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
+	return s.streamProduced(c, "tts synthesis", func(ctx context.Context, w io.Writer) error {
+		_, err := s.deps.Speech.SynthesizeTo(ctx, sp, w)
+		return err
+	})
 }
 
 func (s *Server) ttsFile(c *fiber.Ctx) error {
@@ -116,38 +125,97 @@ func sendAudio(c *fiber.Ctx, f tts.File) error {
 
 // ttsStreamAudio answers one chunked audio stream, written sentence by
 // sentence as the engine speaks. Everything a client can get wrong is
-// refused with a status before the stream starts; a failure later can
-// only end the stream early (and is logged).
+// refused with a status before the stream starts, and so is an engine
+// that fails before its first byte; a failure later can only end the
+// stream early (and is logged).
 func (s *Server) ttsStreamAudio(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
 		return err
 	}
-	rid := ensureRequestID(c)
 	c.Set(fiber.HeaderContentType, sp.Format.ContentType())
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("X-Accel-Buffering", "no")
-	// The writer runs after this handler returns: the stream lives on the
-	// server's shutdown context, and a client that leaves fails the next
-	// write, which stops the engine and its processes.
+	return s.streamProduced(c, "tts stream", func(ctx context.Context, w io.Writer) error {
+		return s.deps.Speech.StreamAudio(ctx, sp, w)
+	})
+}
+
+// streamProduced answers with what produce writes, from its first byte
+// on. Until that byte a failure is still an error status with the API's
+// body; after it the bytes go out as they come, and a client that leaves
+// fails produce's next write, which stops it (and any process behind it).
+// produce runs on the server's shutdown context: fasthttp gives a request
+// no context that ends when its client leaves, so the failed write is the
+// only sign of it.
+func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx context.Context, w io.Writer) error) error {
+	rid := ensureRequestID(c)
 	ctx, cancel := context.WithCancel(s.opt.Shutdown)
+	pr, pw := io.Pipe()
+	first := make(chan error, 1)
+	go func() {
+		fw := &firstWrite{w: pw, first: first}
+		err := produce(ctx, fw)
+		fw.signal(err)
+		pw.CloseWithError(err)
+	}()
+	var err error
+	select {
+	case err = <-first:
+	case <-s.opt.Shutdown.Done():
+		err = domain.ErrUnavailable("unavailable", "the server is shutting down", nil)
+	}
+	if err != nil {
+		cancel()
+		_ = pr.CloseWithError(err)
+		return err
+	}
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer cancel()
-		if err := s.deps.Speech.StreamAudio(ctx, sp, flushWriter{w}); err != nil && ctx.Err() == nil {
-			s.log.Warn("tts stream ended early", "request_id", rid, "err", err.Error())
+		out := &clientWriter{w: w}
+		_, err := io.Copy(out, pr)
+		switch {
+		case out.err != nil: // the client left: stop the producer
+			_ = pr.CloseWithError(out.err)
+		case err != nil && ctx.Err() == nil:
+			s.log.Warn(what+" ended early", "request_id", rid, "err", err.Error())
 		}
 	})
 	return nil
 }
 
-// flushWriter sends every write at once: audio is worth hearing the
-// moment it is made, and a failed flush is how a departed client shows.
-type flushWriter struct{ w *bufio.Writer }
+// firstWrite tells first, once, that the producer wrote its first byte or
+// ended without one (with its error, or nil for an empty answer).
+type firstWrite struct {
+	w     io.Writer
+	first chan<- error
+	once  sync.Once
+}
 
-func (f flushWriter) Write(p []byte) (int, error) {
-	n, err := f.w.Write(p)
+func (f *firstWrite) signal(err error) { f.once.Do(func() { f.first <- err }) }
+
+func (f *firstWrite) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		f.signal(nil)
+	}
+	return f.w.Write(p)
+}
+
+// clientWriter writes to the client and flushes at once (audio is worth
+// hearing the moment it is made), keeping its own failure apart from the
+// producer's.
+type clientWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (c *clientWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
 	if err == nil {
-		err = f.w.Flush()
+		err = c.w.Flush()
+	}
+	if err != nil {
+		c.err = err
 	}
 	return n, err
 }

@@ -16,6 +16,28 @@ func (s *Service) Synthesize(ctx context.Context, sp Speech) (File, error) {
 	return s.cached(ctx, sp, sp.Text)
 }
 
+// Cached is sp's file and whether the cache has it; without it, the file
+// is the name it will have (its Path empty).
+func (s *Service) Cached(sp Speech) (File, bool) {
+	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	p, ok := s.cache.Path(name)
+	return File{Name: name, Path: p, Format: sp.Format}, ok
+}
+
+// SynthesizeTo speaks sp into the cache and, as it is made, to w: a
+// listener hears it at once, and when w fails (the listener left) the
+// synthesis stops and nothing is cached. It returns the cached file.
+func (s *Service) SynthesizeTo(ctx context.Context, sp Speech, w io.Writer) (File, error) {
+	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	p, err := s.cache.Put(name, func(file io.Writer) error {
+		return sp.Engine.Synthesize(ctx, sp.Text, sp.Voice, sp.Format, io.MultiWriter(file, w))
+	})
+	if err != nil {
+		return File{}, err
+	}
+	return File{Name: name, Path: p, Format: sp.Format}, nil
+}
+
 // cached returns text spoken as sp says, from the cache or made into it.
 // Two requests making the same file at once both run the engine and the
 // second rename wins; each writes its own temporary file, so neither
