@@ -173,7 +173,7 @@ func TestAppComponentsInDependencyOrder(t *testing.T) {
 	t.Parallel()
 	ta := newTestApp(t, map[string]string{"MEDIATEKA_AI__PROVIDER": "gemini", "MEDIATEKA_AI__CLASSIFY_AFTER_SCAN": "true"})
 	assert.Equal(t, []string{"catalogue search log", "semantic search index", "library scan job", "scan notices", "classification job",
-		"classify after scans", "torrent relocation job", "torrent poller", "plugin manager", "rooms hub"}, ta.life.names(),
+		"classify after scans", "torrent relocation job", "torrent poller", "plugin manager", "rooms hub", "log analysis"}, ta.life.names(),
 		"each part starts after what it uses; Run adds the HTTP server last")
 }
 
