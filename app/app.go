@@ -85,6 +85,9 @@ type repositories struct {
 type useCases struct {
 	auth   *auth.Service
 	google *auth.Google
+	// telegram is the Mini App login and the account links; the bot
+	// redeems /link codes and finds linked accounts through it.
+	telegram *auth.Telegram
 }
 
 // New builds the whole application; nothing listens and no component
@@ -101,6 +104,8 @@ func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 		return nil, err
 	}
 	search := loadSearchConfig(cfg)
+	var tgProblem error
+	cfg.TelegramBotToken, tgProblem = telegramBotToken(cfg)
 	redact := domain.NewRedactor(append(secretValues(cfg, sec.keyMaster), search.apiKeys()...))
 	log, logFile, err := newLogger(cfg, opt.Stderr, redact)
 	if err != nil {
@@ -108,6 +113,9 @@ func New(ctx context.Context, cfg config.Config, opt Options) (*App, error) {
 	}
 	a := &App{cfg: cfg, log: log, logFile: logFile, redact: redact, life: newLifecycle(log, cfg.HTTP.ShutdownTimeout.D()), search: search}
 	sec.report(cfg, log, opt.Warnings)
+	if tgProblem != nil {
+		log.Warn("no Telegram bot token: Mini App sign-in answers 503", "err", tgProblem)
+	}
 	a.streams, a.stopStreams = context.WithCancel(context.Background())
 	if err := a.build(ctx, opt, sec.keyMaster); err != nil {
 		a.Close()
@@ -197,7 +205,8 @@ func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log
 		return useCases{}, err
 	}
 	g := cfg.GoogleOAuth
-	return useCases{auth: svc, google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
+	tg := auth.NewTelegram(svc, repos.users, auth.TelegramOptions{BotToken: cfg.TelegramBotToken, MaxAge: cfg.Auth.TelegramInitDataTTL.D()})
+	return useCases{auth: svc, telegram: tg, google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
 		ClientID: g.ClientID, ClientSecret: g.ClientSecret, RedirectURI: g.RedirectURI,
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
 		AllowedEmails: g.AllowedEmails, StateTTL: cfg.Auth.OAuthStateTTL.D(), MaxPending: cfg.Auth.OAuthMaxPending,

@@ -33,7 +33,7 @@ func pageGet(t *testing.T, ta *testApp, method, path string, header map[string]s
 // handler or style attributes).
 func TestPlayerAndRemotePagesAndTheirPolicy(t *testing.T) {
 	ta := newTestApp(t, nil)
-	for _, path := range []string{"/player", "/remote"} {
+	for _, path := range []string{"/player", "/remote", "/tgmini"} {
 		resp, page := pageGet(t, ta, "GET", path, nil)
 		require.Equal(t, 200, resp.StatusCode, path)
 		assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
@@ -42,7 +42,12 @@ func TestPlayerAndRemotePagesAndTheirPolicy(t *testing.T) {
 		assert.Equal(t, "'self'", csp["script-src"], "%s runs only its own files", path)
 		assert.Equal(t, "'self'", csp["style-src"], path)
 		assert.Contains(t, strings.Fields(csp["img-src"]), "blob:", "thumbnails are blob: URLs")
-		assert.Equal(t, "'self'", csp["frame-ancestors"], path)
+		if path == "/tgmini" {
+			assert.Equal(t, "'self' https://web.telegram.org https://*.web.telegram.org", csp["frame-ancestors"],
+				"Telegram's web client frames the Mini App")
+		} else {
+			assert.Equal(t, "'self'", csp["frame-ancestors"], path)
+		}
 		assert.NotRegexp(t, `<script(\s[^>]*)?>[^<]`, page, "no inline script")
 		assert.NotContains(t, page, "<style", "no inline style")
 		assert.NotRegexp(t, `\s(on\w+|style)=`, page, "no handler or style attributes")
@@ -58,7 +63,7 @@ func TestAssetsOfThePages(t *testing.T) {
 	importRe := regexp.MustCompile(`(?m)^import [^'"]*['"]\./([\w.-]+)['"];`)
 	refRe := regexp.MustCompile(`(?:src|href)="/assets/([\w.-]+)"`)
 	var todo []string
-	for _, page := range []string{"/player", "/remote"} {
+	for _, page := range []string{"/player", "/remote", "/tgmini"} {
 		_, body := pageGet(t, ta, "GET", page, nil)
 		for _, m := range refRe.FindAllStringSubmatch(body, -1) {
 			todo = append(todo, m[1])

@@ -17,6 +17,8 @@ type userDTO struct {
 	Name    string `json:"name"`
 	Role    string `json:"role"`
 	IsAdmin bool   `json:"is_admin"`
+	// TelegramID is the linked Telegram account, null when none is.
+	TelegramID *int64 `json:"telegram_id"`
 }
 
 // meDTO is the answer of GET /api/auth/me.
@@ -27,7 +29,7 @@ type meDTO struct {
 }
 
 func toUserDTO(u domain.User) userDTO {
-	return userDTO{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.EffectiveRole(), IsAdmin: u.Admin()}
+	return userDTO{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.EffectiveRole(), IsAdmin: u.Admin(), TelegramID: u.TelegramID}
 }
 
 type loginResponse struct {
@@ -63,6 +65,8 @@ func (s *Server) mountAuth(r fiber.Router) {
 	r.Get("/google", s.googleBegin)
 	r.Get("/google/callback", s.googleCallback)
 	r.Post("/exchange", s.exchange)
+	r.Post("/telegram", s.telegramLogin)
+	r.Post("/telegram/link", s.userAuth, s.telegramLink)
 }
 
 func (s *Server) login(c *fiber.Ctx) error {
@@ -82,7 +86,11 @@ func (s *Server) login(c *fiber.Ctx) error {
 
 func (s *Server) me(c *fiber.Ctx) error {
 	u, _ := CurrentUser(c)
-	return c.JSON(meDTO{userDTO: toUserDTO(u), Picture: u.Picture, CreatedAt: u.CreatedAt.UTC()})
+	return c.JSON(toMeDTO(u))
+}
+
+func toMeDTO(u domain.User) meDTO {
+	return meDTO{userDTO: toUserDTO(u), Picture: u.Picture, CreatedAt: u.CreatedAt.UTC()}
 }
 
 func (s *Server) changePassword(c *fiber.Ctx) error {

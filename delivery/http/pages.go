@@ -18,7 +18,7 @@ import (
 // as served, so editing a page never needs a matching edit here.
 type pagePolicy struct {
 	// FrameAncestors lists who may embed the page in a frame, besides the
-	// server itself: /tgmini will list Telegram's clients.
+	// server itself: /tgmini lists Telegram's web clients.
 	FrameAncestors []string
 	// Images lists where the page's images may come from, besides the
 	// server itself: blob: for thumbnails, which are fetched with the
@@ -33,6 +33,13 @@ type pagePolicy struct {
 	// own, default-src 'self' applies.
 	Media []string
 }
+
+// telegramPolicy is /tgmini's: the thumbnails' blob: images, and
+// Telegram's web clients (web.telegram.org and its subdomains) may frame
+// it; the mobile and desktop apps show it in a webview of their own, which
+// frame-ancestors does not concern.
+var telegramPolicy = pagePolicy{Images: []string{"blob:"},
+	FrameAncestors: []string{"https://web.telegram.org", "https://*.web.telegram.org"}}
 
 // inlineBlock finds inline <script> and <style> elements (not those with a
 // src attribute) and captures their text.
@@ -105,5 +112,11 @@ func (s *Server) mountPages() {
 			return sendPage(c, pagePolicy{Images: []string{"blob:"}, Media: []string{"blob:"}}, page)
 		})
 	}
+	// The Telegram Mini App: Telegram's web client shows it in a frame.
+	miniApp, err := web.Files.ReadFile("tgmini.html")
+	if err != nil {
+		panic("http: embedded page tgmini.html: " + err.Error())
+	}
+	s.app.Get("/tgmini", func(c *fiber.Ctx) error { return sendPage(c, telegramPolicy, miniApp) })
 	s.app.Get("/assets/*", serveAssets(mustLoadAssets(web.Files, "assets")))
 }

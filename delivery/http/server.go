@@ -36,6 +36,14 @@ type GoogleSignIn interface {
 	Exchange(ctx context.Context, code, binding, remote string) (auth.Login, error)
 }
 
+// TelegramSignIn is the Telegram Mini App login and the account link
+// (API.md §1). Without a bot token its calls answer 503.
+type TelegramSignIn interface {
+	Login(ctx context.Context, initData, remote string) (auth.Login, error)
+	NewLinkCode(ctx context.Context, u domain.User) (auth.LinkCode, error)
+	LinkInitData(ctx context.Context, u domain.User, initData string) (domain.User, error)
+}
+
 // Deps are the use cases the routes call. A nil optional dependency leaves
 // its routes answering 404, never a fake 200.
 type Deps struct {
@@ -71,6 +79,9 @@ type Deps struct {
 
 	// Logs is the administrator's log folder (API.md §9); nil: no routes.
 	Logs LogService
+	// Telegram is the Mini App login and the account link; nil: their
+	// routes answer 404.
+	Telegram TelegramSignIn
 }
 
 // Routes are routes that live in a delivery package of their own and

@@ -8,5 +8,5 @@ import "embed"
 
 // Files holds the embedded pages and assets.
 //
-//go:embed home.html player.html remote.html admin.html assets
+//go:embed home.html player.html remote.html admin.html tgmini.html assets
 var Files embed.FS

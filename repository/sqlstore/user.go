@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"time"
 
+	"gorm.io/gorm"
+
 	"mediateka/domain"
 )
 
@@ -129,6 +131,28 @@ func (r *Users) DuplicateEmails(ctx context.Context) ([]string, error) {
 // ByTelegramID loads the user linked to a Telegram account.
 func (r *Users) ByTelegramID(ctx context.Context, tgID int64) (domain.User, error) {
 	return r.first(ctx, "user", "telegram_id = ?", tgID)
+}
+
+// LinkTelegram gives userID the Telegram account tgID, in one
+// transaction: the account that had it loses it first (the column is
+// UNIQUE), so a Telegram account moves rather than being refused. An
+// unknown userID is NotFound and changes nothing.
+func (r *Users) LinkTelegram(ctx context.Context, userID, tgID int64) (domain.User, error) {
+	err := r.s.writer.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&userRow{}).Where("telegram_id = ? AND id <> ?", tgID, userID).
+			Update("telegram_id", nil).Error; err != nil {
+			return err
+		}
+		res := tx.Model(&userRow{}).Where("id = ?", userID).Update("telegram_id", tgID)
+		if res.Error == nil && res.RowsAffected == 0 {
+			return domain.ErrNotFound("user")
+		}
+		return res.Error
+	})
+	if err != nil {
+		return domain.User{}, mapErr(err, "user")
+	}
+	return r.ByID(ctx, userID)
 }
 
 func (r *Users) first(ctx context.Context, what, where string, arg any) (domain.User, error) {

@@ -22,3 +22,13 @@ type UserStore interface {
 type ActivityLog interface {
 	Add(ctx context.Context, a domain.Activity) error
 }
+
+// TelegramUsers is what Telegram sign-in needs from the users repository.
+type TelegramUsers interface {
+	// ByTelegramID loads the account linked to a Telegram user (NotFound
+	// when none is).
+	ByTelegramID(ctx context.Context, tgID int64) (domain.User, error)
+	// LinkTelegram sets userID's telegram_id to tgID in one step, taking
+	// it from the account that had it, and returns the updated account.
+	LinkTelegram(ctx context.Context, userID, tgID int64) (domain.User, error)
+}

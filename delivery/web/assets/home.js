@@ -30,7 +30,7 @@ async function signedIn(call) {
   }
   if (!body || !body.access_token) { $('err').textContent = 'Вход не удался / Sign-in failed'; return false; }
   keepToken(body.access_token);
-  if (/^\/(player|remote)(\?[^#]*)?$/.test(next)) location.replace(next);
+  if (/^\/(player|remote|tgmini)(\?[^#]*)?$/.test(next)) location.replace(next);
   else show(body.user);
   return true;
 }
