@@ -56,9 +56,14 @@ func (p *Plugin) chatError(err error, lang string) string {
 	return txtFailed.In(lang)
 }
 
-// typing shows the typing indicator until the returned stop is called;
-// stop waits for the repeating goroutine, so none outlives the answer.
+// typing shows the typing indicator at once and again every few seconds
+// until the returned stop is called; stop waits for the repeating
+// goroutine, so none outlives the answer.
 func (p *Plugin) typing(ctx context.Context, in incoming) (stop func()) {
+	action := func(ctx context.Context) {
+		_, _ = in.b.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: in.chatID, Action: models.ChatActionTyping})
+	}
+	action(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -67,11 +72,11 @@ func (p *Plugin) typing(ctx context.Context, in incoming) (stop func()) {
 		t := time.NewTicker(typingEvery)
 		defer t.Stop()
 		for {
-			_, _ = in.b.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: in.chatID, Action: models.ChatActionTyping})
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				action(ctx)
 			}
 		}
 	}()

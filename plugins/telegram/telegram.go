@@ -82,6 +82,9 @@ type Deps struct {
 	// PollTimeout is one getUpdates long poll (0: a minute); tests shorten
 	// it so Stop is prompt.
 	PollTimeout time.Duration
+	// Workers is how many updates are handled at once (0: 4); tests use 1
+	// so updates are handled in order.
+	Workers int
 	// sleep replaces the retry waits in tests.
 	sleep sleepFunc
 }
@@ -111,6 +114,9 @@ func New(d Deps) *Plugin {
 	}
 	if d.PollTimeout <= 0 {
 		d.PollTimeout = defaultPollTimeout
+	}
+	if d.Workers <= 0 {
+		d.Workers = 4
 	}
 	return &Plugin{d: d, log: d.Logger, state: newChatState(d.Settings, d.Logger)}
 }
@@ -221,13 +227,19 @@ func (p *Plugin) Start(ctx context.Context) error {
 	if p.running {
 		return nil
 	}
-	b, err := p.newBot()
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	b, err := p.newBot(transport)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	p.bot, p.cancel, p.done, p.running = b, cancel, make(chan struct{}), true
-	go p.run(ctx, b, p.done)
+	go func(done chan struct{}) {
+		defer close(done)
+		// The bot's own transport: its idle connections go with it.
+		defer transport.CloseIdleConnections()
+		p.run(ctx, b)
+	}(p.done)
 	return nil
 }
 
@@ -256,14 +268,15 @@ func (p *Plugin) Teardown(context.Context) error { return nil }
 // newBot builds the library's bot over the retrying client. Handlers run
 // inside the library's workers (not in goroutines of their own), so when
 // Start's goroutine ends nothing of the bot is left running.
-func (p *Plugin) newBot() (*bot.Bot, error) {
-	client := &retryClient{client: &http.Client{Timeout: p.d.PollTimeout + 15*time.Second}, sleep: p.d.sleep, log: p.log}
+func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
+	client := &retryClient{client: &http.Client{Transport: transport, Timeout: p.d.PollTimeout + 15*time.Second},
+		sleep: p.d.sleep, log: p.log}
 	opts := []bot.Option{
 		bot.WithServerURL(p.cfg.APIURL),
 		bot.WithSkipGetMe(),
 		bot.WithHTTPClient(p.d.PollTimeout, client),
 		bot.WithNotAsyncHandlers(),
-		bot.WithWorkers(4),
+		bot.WithWorkers(p.d.Workers),
 		bot.WithDefaultHandler(p.onUpdate),
 		bot.WithErrorsHandler(func(err error) { p.log.Warn("telegram: Bot API error", "err", err.Error()) }),
 		bot.WithAllowedUpdates(bot.AllowedUpdates{"message", "callback_query"}),
@@ -279,9 +292,8 @@ func (p *Plugin) newBot() (*bot.Bot, error) {
 }
 
 // run registers the commands and receives updates until ctx ends, with
-// the event forwarding beside it; done is closed when all of it returned.
-func (p *Plugin) run(ctx context.Context, b *bot.Bot, done chan struct{}) {
-	defer close(done)
+// the event forwarding beside it, and returns when all of it has.
+func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
 	var wg sync.WaitGroup
 	if p.d.Events != nil && p.d.Accounts != nil {
 		l := p.d.Events.Listen(64)

@@ -51,17 +51,17 @@ var (
 		RU: "Готово: Telegram привязан к аккаунту %s.",
 		EN: "Done: Telegram is linked to the account %s.",
 	}
-	txtNotifyUsage = textmatch.Phrase{RU: "Напишите /notify on или /notify off.", EN: "Send /notify on or /notify off."}
+	txtNotifyUsage  = textmatch.Phrase{RU: "Напишите /notify on или /notify off.", EN: "Send /notify on or /notify off."}
 	txtNotifyAdmins = textmatch.Phrase{
 		RU: "Уведомления о библиотеке получают только привязанные администраторы (/link).",
 		EN: "Library notifications are for linked administrators only (/link).",
 	}
-	txtNotifyOn  = textmatch.Phrase{RU: "Уведомления включены.", EN: "Notifications are on."}
-	txtNotifyOff = textmatch.Phrase{RU: "Уведомления выключены.", EN: "Notifications are off."}
+	txtNotifyOn   = textmatch.Phrase{RU: "Уведомления включены.", EN: "Notifications are on."}
+	txtNotifyOff  = textmatch.Phrase{RU: "Уведомления выключены.", EN: "Notifications are off."}
 	txtVoiceUsage = textmatch.Phrase{RU: "Напишите /voice on или /voice off.", EN: "Send /voice on or /voice off."}
-	txtVoiceOn   = textmatch.Phrase{RU: "Буду отвечать ещё и голосом.", EN: "I will also answer by voice."}
-	txtVoiceOff  = textmatch.Phrase{RU: "Голосовые ответы выключены.", EN: "Voice answers are off."}
-	txtVoiceNone = textmatch.Phrase{
+	txtVoiceOn    = textmatch.Phrase{RU: "Буду отвечать ещё и голосом.", EN: "I will also answer by voice."}
+	txtVoiceOff   = textmatch.Phrase{RU: "Голосовые ответы выключены.", EN: "Voice answers are off."}
+	txtVoiceNone  = textmatch.Phrase{
 		RU: "Голосовые ответы недоступны: синтез речи не настроен.",
 		EN: "Voice answers are unavailable: speech synthesis is not set up.",
 	}
@@ -69,7 +69,7 @@ var (
 		RU: " (Не удалось сохранить настройку: после перезапуска сервера она сбросится.)",
 		EN: " (The setting could not be saved: it will be reset when the server restarts.)",
 	}
-	txtRefresh = textmatch.Phrase{RU: "Обновить", EN: "Refresh"}
+	txtRefresh  = textmatch.Phrase{RU: "Обновить", EN: "Refresh"}
 	txtNotYours = textmatch.Phrase{
 		RU: "Эта кнопка не для вас.",
 		EN: "This button is not for you.",
