@@ -115,7 +115,14 @@ type env struct {
 // and stops it when the test ends.
 func start(t *testing.T, config string, d telegram.Deps) *env {
 	t.Helper()
-	e := &env{fake: tgfake.New(t), accts: newAccounts()}
+	return startOn(t, tgfake.New(t), config, d)
+}
+
+// startOn is start over a fake the test prepared (failures planned before
+// the first call).
+func startOn(t *testing.T, fake *tgfake.Server, config string, d telegram.Deps) *env {
+	t.Helper()
+	e := &env{fake: fake, accts: newAccounts()}
 	if d.Accounts == nil {
 		d.Accounts = e.accts
 	}
