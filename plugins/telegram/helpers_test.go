@@ -26,10 +26,9 @@ const (
 // accounts is an in-memory telegram.Accounts: linked users and unused
 // link codes.
 type accounts struct {
-	mu     sync.Mutex
-	users  map[int64]domain.User // by account id
-	codes  map[string]int64      // code → account id
-	failOn bool
+	mu    sync.Mutex
+	users map[int64]domain.User // by account id
+	codes map[string]int64      // code → account id
 }
 
 func newAccounts() *accounts {
