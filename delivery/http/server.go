@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	nethttp "net/http"
 	"net/netip"
 	"sync"
 	"time"
@@ -68,6 +69,9 @@ type Deps struct {
 	// Speech speaks text aloud (/api/tts, the chat's "speak"); nil: no
 	// /api/tts routes and "speak" is ignored.
 	Speech Speech
+	// TelegramWebhook receives the bot's updates in webhook mode at
+	// TelegramWebhookPath; nil: no such route.
+	TelegramWebhook nethttp.Handler
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -175,6 +179,7 @@ func (s *Server) routes() {
 	s.mountEvents(s.app)
 	s.mountTorrents()
 	s.mountTTS()
+	s.mountTelegram()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}

@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -84,15 +85,22 @@ func (p *Plugin) Webhook() http.Handler {
 		b, running := p.bot, p.running
 		p.mu.Unlock()
 		if !running || p.cfg.Mode != ModeWebhook {
-			http.NotFound(w, r)
+			webhookError(w, http.StatusNotFound, "not_found", "the Telegram bot is not receiving updates by webhook")
 			return
 		}
 		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
 		if subtle.ConstantTimeCompare([]byte(got), []byte(p.cfg.WebhookSecret)) != 1 {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			webhookError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token")
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 		b.WebhookHandler()(w, r)
 	})
+}
+
+// webhookError writes the API's error body (API.md §0).
+func webhookError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
