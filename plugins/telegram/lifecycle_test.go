@@ -194,3 +194,33 @@ func waitListening(t *testing.T, bus *event.Bus) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestNetworkErrorsAreRetriedAndStopIsStillPrompt(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	url := down.URL
+	down.Close() // nothing listens there now: every call is refused
+	waits := make(chan time.Duration, 100)
+	d := telegram.WithSleep(telegram.Deps{Chat: echoChat("ok"), Token: tgfake.Token, PollTimeout: 2 * time.Second},
+		func(ctx context.Context, wait time.Duration) error {
+			select {
+			case waits <- wait:
+			default:
+			}
+			return ctx.Err()
+		})
+	bot := telegram.New(d)
+	require.NoError(t, bot.Configure([]byte(`{"api_url":"`+url+`"}`)))
+	ok, err := bot.Setup(context.Background())
+	require.True(t, ok)
+	require.NoError(t, err)
+	require.NoError(t, bot.Start(context.Background()))
+	var got []time.Duration
+	for range 5 {
+		got = append(got, <-waits)
+	}
+	assert.Equal(t, []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}, got,
+		"a refused connection is retried with a doubling backoff")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, bot.Stop(ctx), "an outage never keeps the bot from stopping")
+}
