@@ -160,20 +160,30 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	}
 	a.life.add(torrents.components(a.life)...)
 	torrents.search = newTorrentSearch(a.search, a.lib.catalog, a.log)
-	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pluginDeps(a.repos, a.ai, a.lib, torrents, notices, a.log))
+	speech, err := newSpeech(a.cfg, keys, a.lib, a.log)
+	if err != nil {
+		return err
+	}
+	tg := newTelegramParts(a.cfg, a.ai, a.lib, torrents)
+	pd := pluginDeps(a.repos, a.ai, a.lib, torrents, notices, a.log)
+	pd.Telegram = tg.deps(a.cfg, a.uc.telegram, speech, a.lib.events)
+	a.plugins = newPlugins(ctx, a.cfg, opt.Plugins, pd)
 	a.life.add(pluginComponent(a.plugins))
 	if a.chat, err = newChatUseCases(ctx, a.cfg, a.repos, a.plugins, a.ai.model, notices, a.log); err != nil {
 		return err
 	}
+	// The bot was built before the chat and the rooms; it gets them now,
+	// before the plugins start in Run.
+	tg.chat.Set(a.chat.chat)
 	a.playback = newPlayback(a.cfg, a.repos, a.lib, a.ai.probe, a.log)
 	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.lib.watching, a.log)
+	tg.status.rooms = a.control.hub
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	deps.Playback = a.playback
 	deps.Torrents, deps.TorrentSearch = torrents.svc, torrents.search
-	if deps.Speech, err = newSpeech(a.cfg, keys, a.lib, a.log); err != nil {
-		return err
-	}
+	deps.Speech = speech
+	deps.TelegramWebhook = telegramWebhook(a.plugins)
 	if a.logs, err = newLogs(a.cfg, a.logFile, a.redact, a.ai.model, a.lib.events, a.log); err != nil {
 		return err
 	}

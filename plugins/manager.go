@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -294,4 +295,25 @@ func (m *Manager) Get(name string) (Status, error) {
 		}
 	}
 	return Status{}, domain.ErrNotFound("plugin " + name)
+}
+
+// Webhooker is a plugin capability: a plugin that receives requests from
+// outside (the Telegram bot in webhook mode) offers a net/http handler,
+// which app/ mounts on the HTTP server.
+type Webhooker interface {
+	Webhook() http.Handler
+}
+
+// Webhook is the named plugin's webhook handler; nil when no registered
+// plugin of that name has one. The handler itself refuses requests while
+// its plugin is not running.
+func (m *Manager) Webhook(name string) http.Handler {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, s := range m.slots {
+		if w, ok := s.plugin.(Webhooker); ok && s.st.Name == name {
+			return w.Webhook()
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"mediateka/plugins/medialayer"
 	"mediateka/plugins/mediaorganizer"
 	"mediateka/plugins/rag"
+	"mediateka/plugins/telegram"
 	"mediateka/plugins/torrents"
 	"mediateka/plugins/torrentsearch"
 )
@@ -56,6 +57,11 @@ type Deps struct {
 	// RAG is semantic search over the catalogue, for the rag plugin; nil:
 	// the plugin does not load.
 	RAG rag.Searcher
+	// Telegram is what the bot uses beyond the model: the token from
+	// TELEGRAM_BOT_TOKEN, the Mini App, the chat (a telegram.ChatRef set
+	// once the chat exists), accounts, /status and speech. Its Logger and
+	// Settings default to the ones above.
+	Telegram telegram.Deps
 }
 
 // TorrentService is the torrents use case as the plugins use it.
@@ -110,6 +116,16 @@ func Builtins() []Entry {
 		}},
 		{Name: rag.Name, Factory: func(d Deps) domain.Plugin {
 			return rag.New(rag.Deps{Search: d.RAG, Model: d.Model, Logger: d.Logger})
+		}},
+		{Name: telegram.Name, Factory: func(d Deps) domain.Plugin {
+			td := d.Telegram
+			if td.Logger == nil {
+				td.Logger = d.Logger
+			}
+			if td.Settings == nil && d.Settings != nil {
+				td.Settings = d.Settings
+			}
+			return telegram.New(td)
 		}},
 		{Name: torrentsearch.Name, Factory: func(d Deps) domain.Plugin {
 			var down torrentsearch.Downloader

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	nethttp "net/http"
 	"net/netip"
 	"sync"
 	"time"
@@ -82,6 +83,9 @@ type Deps struct {
 	// Telegram is the Mini App login and the account link; nil: their
 	// routes answer 404.
 	Telegram TelegramSignIn
+	// TelegramWebhook receives the bot's updates in webhook mode at
+	// TelegramWebhookPath; nil: no such route.
+	TelegramWebhook nethttp.Handler
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -190,6 +194,7 @@ func (s *Server) routes() {
 	s.mountTorrents()
 	s.mountTTS()
 	s.mountLogs()
+	s.mountTelegram()
 	if s.deps.Control != nil {
 		s.deps.Control.Mount(s.app, newOptionalAuthMiddleware(s.deps.Auth))
 	}

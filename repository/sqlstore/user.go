@@ -133,6 +133,19 @@ func (r *Users) ByTelegramID(ctx context.Context, tgID int64) (domain.User, erro
 	return r.first(ctx, "user", "telegram_id = ?", tgID)
 }
 
+// TelegramLinked lists the accounts linked to a Telegram user, by id.
+func (r *Users) TelegramLinked(ctx context.Context) ([]domain.User, error) {
+	var rows []userRow
+	if err := r.s.reader.WithContext(ctx).Where("telegram_id IS NOT NULL").Order("id").Find(&rows).Error; err != nil {
+		return nil, mapErr(err, "users")
+	}
+	out := make([]domain.User, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, nil
+}
+
 // LinkTelegram gives userID the Telegram account tgID, in one
 // transaction: the account that had it loses it first (the column is
 // UNIQUE), so a Telegram account moves rather than being refused. An

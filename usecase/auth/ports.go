@@ -31,4 +31,6 @@ type TelegramUsers interface {
 	// LinkTelegram sets userID's telegram_id to tgID in one step, taking
 	// it from the account that had it, and returns the updated account.
 	LinkTelegram(ctx context.Context, userID, tgID int64) (domain.User, error)
+	// TelegramLinked lists every account linked to a Telegram user.
+	TelegramLinked(ctx context.Context) ([]domain.User, error)
 }

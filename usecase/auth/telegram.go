@@ -138,6 +138,22 @@ func (t *Telegram) ByTelegramID(ctx context.Context, tgID int64) (domain.User, b
 	return u, true, nil
 }
 
+// LinkedAdmins are the administrators linked to a Telegram user: the bot
+// tells them of library events and finished downloads.
+func (t *Telegram) LinkedAdmins(ctx context.Context) ([]domain.User, error) {
+	linked, err := t.users.TelegramLinked(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the accounts linked to Telegram: %w", err)
+	}
+	admins := linked[:0]
+	for _, u := range linked {
+		if u.Admin() {
+			admins = append(admins, u)
+		}
+	}
+	return admins, nil
+}
+
 // LinkInitData links the Telegram user of initData to u directly: the Mini
 // App's "link this Telegram account" once the person signed in there.
 func (t *Telegram) LinkInitData(ctx context.Context, u domain.User, initData string) (domain.User, error) {

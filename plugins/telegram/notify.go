@@ -1,0 +1,106 @@
+package telegram
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/go-telegram/bot"
+
+	"mediateka/domain"
+	"mediateka/usecase/textmatch"
+)
+
+// notify sends a library event to every linked administrator whose
+// notifications are on (the default), in the language they last wrote
+// in. Events without a message (progress, starts) are skipped.
+func (p *Plugin) notify(ctx context.Context, b *bot.Bot, m eventMessage) {
+	if eventText(domain.LangEnglish, m.Event) == "" {
+		return
+	}
+	admins, err := p.d.Accounts.LinkedAdmins(ctx)
+	if err != nil {
+		p.log.Warn("telegram: cannot list the linked administrators", "err", err.Error())
+		return
+	}
+	for _, u := range admins {
+		if u.TelegramID == nil || !u.Admin() || !p.allowed(*u.TelegramID) ||
+			!p.state.flag(ctx, notifyKeyPrefix, *u.TelegramID, true) {
+			continue
+		}
+		id := *u.TelegramID
+		lang := p.state.lang(id)
+		p.send(ctx, incoming{b: b, chatID: id, userID: id, lang: lang}, eventText(lang, m.Event), nil)
+	}
+}
+
+// eventText is the message for an event ("" for events not sent),
+// HTML-escaped.
+func eventText(lang string, e domain.Event) string {
+	switch ev := e.(type) {
+	case domain.ScanCompleted:
+		return fmt.Sprintf(textmatch.Pick(lang,
+			"📚 Сканирование завершено (%s): файлов %d, добавлено %d, обновлено %d, пропало %d, ошибок %d.",
+			"📚 Scan finished (%s): %d files, %d added, %d updated, %d missing, %d errors."),
+			jobState(lang, ev.State), ev.FilesSeen, ev.Added, ev.Updated, ev.Missing, ev.Errors)
+	case domain.AuditCompleted:
+		return fmt.Sprintf(textmatch.Pick(lang,
+			"🔎 Проверка библиотеки завершена: проверено %d, нет файла %d, файлов без записи %d, дубликатов %d, неполных описаний %d.",
+			"🔎 Library audit finished: %d checked, %d missing files, %d unregistered files, %d duplicates, %d incomplete."),
+			ev.Checked, ev.MissingFile, ev.UnregisteredFile, ev.Duplicate, ev.IncompleteMetadata)
+	case domain.RAGIndexed:
+		return fmt.Sprintf(textmatch.Pick(lang, "🧠 Поисковый индекс обновлён (%s): %d из %d.",
+			"🧠 Search index updated (%s): %d of %d."), jobState(lang, ev.State), ev.Indexed, ev.Total)
+	case domain.TorrentCompleted:
+		return textmatch.Pick(lang, "⬇️ Загрузка завершена: ", "⬇️ Download finished: ") + esc(ev.Name)
+	}
+	return ""
+}
+
+// jobState names a job's outcome.
+func jobState(lang string, s domain.JobState) string {
+	switch s {
+	case domain.JobCompleted:
+		return textmatch.Pick(lang, "успешно", "completed")
+	case domain.JobFailed:
+		return textmatch.Pick(lang, "с ошибкой", "failed")
+	case domain.JobCancelled:
+		return textmatch.Pick(lang, "отменено", "cancelled")
+	}
+	return esc(string(s))
+}
+
+// WebhookPath is where app/ mounts Webhook; webhook_url must end in it.
+const WebhookPath = "/api/telegram/webhook"
+
+// Webhook is the handler Telegram posts updates to in webhook mode. Every
+// request must carry the configured secret in
+// X-Telegram-Bot-Api-Secret-Token (else 401, nothing read); outside
+// webhook mode or while the bot is stopped it is 404.
+func (p *Plugin) Webhook() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		b, running := p.bot, p.running
+		p.mu.Unlock()
+		if !running || p.cfg.Mode != ModeWebhook {
+			webhookError(w, http.StatusNotFound, "not_found", "the Telegram bot is not receiving updates by webhook")
+			return
+		}
+		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+		if subtle.ConstantTimeCompare([]byte(got), []byte(p.cfg.WebhookSecret)) != 1 {
+			webhookError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+		b.WebhookHandler()(w, r)
+	})
+}
+
+// webhookError writes the API's error body (API.md §0).
+func webhookError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
+}
