@@ -105,6 +105,9 @@ const categoryName = (slug) => {
 };
 const option = (value, text, selected) => el('option', { value, selected: value === selected }, text);
 const select = (id, items, value, label) => el('select', { id, 'aria-label': label }, items.map(([v, txt]) => option(v, txt, value)));
+// fill replaces node's children, skipping the absent ones (DOM's own
+// replaceChildren would write null as text).
+const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
 const statusChip = (s) => chip(t('status.' + s), s === 'ok' ? 'ok' : 'err');
 
 export default async function mount(root, { user, onEvent }) {
@@ -530,7 +533,7 @@ function scanBlock() {
     const label = t('alib.scanCounts', { seen: formatNumber(st.files_seen), added: formatNumber(st.added), updated: formatNumber(st.updated), missing: formatNumber(st.missing) });
     const kind = { completed: 'ok', running: 'warn', failed: 'err', cancelled: 'muted' }[st.state] || 'muted';
     box.dataset.state = st.state;
-    box.replaceChildren(
+    fill(box,
       el('p', {}, chip(t('scan.' + st.state) , kind), st.failure ? el('span', { class: 'error' }, ' ' + st.failure) : null),
       st.state === 'idle' ? null : progress(done || st.state === 'cancelled' || st.state === 'failed' ? 1 : 0, running ? 0 : 1, label),
       running && st.current_path ? el('p', { class: 'note mono path-line' }, st.current_path) : null,
@@ -586,7 +589,7 @@ function classifyBlock() {
     const running = st.state === 'running';
     box.dataset.state = st.state;
     const kind = { completed: 'ok', running: 'warn', failed: 'err' }[st.state] || 'muted';
-    box.replaceChildren(
+    fill(box,
       el('p', {}, chip(t('scan.' + st.state), kind), st.provider ? el('span', { class: 'note' }, ' ' + t('alib.model', { m: st.provider })) : null),
       st.state === 'idle' ? null : progress(done, st.total || (running ? 0 : 1), t('alib.classifyCounts', { done: formatNumber(done),
         total: formatNumber(st.total), failed: formatNumber(st.failed), skipped: formatNumber(st.skipped), filled: formatNumber(st.fields_filled) })),
@@ -624,7 +627,7 @@ function auditBlock(open) {
 
   function show(rep, offset) {
     const page = rep.issues.slice(offset, offset + pageSize);
-    const summary = el('p', { class: 'chips', id: 'audit-summary' }, Object.entries(rep.summary || {}).map(([k, n]) =>
+    const summary = el('p', { class: 'chips', id: 'audit-summary' }, Object.entries(rep.summary || {}).flatMap(([k, n]) =>
       [chip(t('kind.' + k) + ': ' + formatNumber(n), n ? 'warn' : 'ok'), ' ']));
     const tbl = table([
       { label: 'alib.kind', cell: (i) => t('kind.' + i.kind) },
@@ -632,7 +635,7 @@ function auditBlock(open) {
       { label: 'alib.path', cell: (i) => i.path || '—', class: 'path' },
       { label: 'alib.detail', cell: (i) => i.detail || '' },
     ], page, 'admin.empty');
-    out.replaceChildren(el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) })),
+    fill(out, el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) })),
       summary, tbl, rep.issues.length > pageSize ? pager({ total: rep.issues.length, limit: pageSize, offset, onPage: (o) => show(rep, o) }) : null);
   }
   return section('alib.audit', el('div', { class: 'toolbar' }, run), out);
@@ -647,7 +650,7 @@ function duplicatesBlock(open) {
   function show(res, offset) {
     const groups = res.groups || [];
     const page = groups.slice(offset, offset + groupsPerPage);
-    out.replaceChildren(el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(res.total ?? groups.length) })),
+    fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(res.total ?? groups.length) })),
       groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, page.map((g) => el('li', { class: 'dup-group' },
         chip(t('reason.' + g.reason)), el('ul', {}, g.entries.map((m) => el('li', {},
           el('button', { type: 'button', class: 'link', onclick: () => open(m.id) }, entryTitle(m) + (m.year ? ' (' + m.year + ')' : '')),
