@@ -28,7 +28,7 @@ const types = ['movie', 'series', 'season', 'episode'];
 
 addStrings({
   ru: {
-    'alib.catalogue': 'Каталог', 'alib.search': 'Название, можно с ошибкой или в другой раскладке',
+    'alib.catalogue': 'Каталог', 'alib.search': 'Поиск по названию',
     'alib.anyType': 'Любой тип', 'alib.anyCategory': 'Любая категория', 'alib.uncategorized': 'Без категории',
     'alib.anyDisk': 'Любой диск', 'alib.anyStatus': 'Любое состояние', 'alib.onlyOk': 'Файл на месте', 'alib.onlyMissing': 'Пропавшие',
     'alib.count': 'Записей: {n}', 'alib.title': 'Название', 'alib.year': 'Год', 'alib.type': 'Тип', 'alib.category': 'Категория',
@@ -56,14 +56,14 @@ addStrings({
     'reason.same_title_year': 'одно название и год', 'reason.same_content': 'одинаковое содержимое',
     'alib.classify': 'Классификация ИИ', 'alib.startClassify': 'Заполнить описания', 'alib.model': 'Модель: {m}',
     'alib.classifyCounts': 'готово: {done} из {total}, не вышло: {failed}, пропущено: {skipped}, полей заполнено: {filled}',
-    'alib.noModel': 'Модель ИИ не настроена: классификация недоступна. Укажите ai.provider (gemini или openai) в настройках и добавьте ключ.',
+    'alib.noModel': 'Нет модели ИИ: классификация недоступна.',
     'err.scan_running': 'Сканирование уже идёт', 'err.scan_not_running': 'Сканирование не идёт',
     'err.no_library_roots': 'Нет папок библиотеки: добавьте хотя бы одну', 'err.unknown_disk': 'Нет такого диска',
     'err.audit_running': 'Проверка уже идёт', 'err.classify_running': 'Классификация уже идёт',
     'err.invalid_category': 'Нет такой категории', 'err.invalid_type': 'Нет такого типа',
   },
   en: {
-    'alib.catalogue': 'Catalogue', 'alib.search': 'Title, typos and the other keyboard layout welcome',
+    'alib.catalogue': 'Catalogue', 'alib.search': 'Search titles',
     'alib.anyType': 'Any type', 'alib.anyCategory': 'Any category', 'alib.uncategorized': 'Uncategorized',
     'alib.anyDisk': 'Any disk', 'alib.anyStatus': 'Any state', 'alib.onlyOk': 'File present', 'alib.onlyMissing': 'Missing',
     'alib.count': 'Entries: {n}', 'alib.title': 'Title', 'alib.year': 'Year', 'alib.type': 'Type', 'alib.category': 'Category',
@@ -91,7 +91,7 @@ addStrings({
     'reason.same_title_year': 'same title and year', 'reason.same_content': 'same content',
     'alib.classify': 'AI classification', 'alib.startClassify': 'Fill in descriptions', 'alib.model': 'Model: {m}',
     'alib.classifyCounts': 'done: {done} of {total}, failed: {failed}, skipped: {skipped}, fields filled: {filled}',
-    'alib.noModel': 'No AI model is configured, so classification is unavailable. Set ai.provider (gemini or openai) in the configuration and add a key.',
+    'alib.noModel': 'No AI model: classification is unavailable.',
     'err.scan_running': 'A scan is already running', 'err.scan_not_running': 'No scan is running',
     'err.no_library_roots': 'No library folders: add at least one', 'err.unknown_disk': 'No such disk',
     'err.audit_running': 'An audit is already running', 'err.classify_running': 'Classification is already running',
@@ -577,7 +577,7 @@ function classifyBlock() {
       note.hidden = true;
     } catch (e) {
       // No model is not a passing failure: it stays said in the block.
-      if (e.code === 'ai_unavailable') { note.textContent = t('alib.noModel') + ' (' + e.message + ')'; note.hidden = false; }
+      if (e.code === 'ai_unavailable') { note.textContent = t('alib.noModel') + ' ' + e.message; note.hidden = false; }
       throw e;
     }
   }, t('admin.started')));
