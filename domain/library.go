@@ -24,6 +24,9 @@ type MediaFilter struct {
 	Type     string
 	Category string
 	Disk     string
+	// Status keeps records of that status (StatusOK or StatusMissing):
+	// the administrator's list of files gone from disk.
+	Status string
 	// TopLevel keeps movies and series only.
 	TopLevel bool
 	// AfterID keeps records with a larger id: a long walk reads page by

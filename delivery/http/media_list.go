@@ -39,7 +39,8 @@ func optionalInt(c *fiber.Ctx, name string) (*int, error) {
 // once — is written whole before it is sent: one write to the client
 // instead of a chunk per buffer, and no goroutine to stream it.
 func (s *Server) mediaFiles(c *fiber.Ctx) error {
-	q := catalog.FilesQuery{Type: c.Query("type"), Category: c.Query("category"), Disk: c.Query("disk"), Text: c.Query("q")}
+	q := catalog.FilesQuery{Type: c.Query("type"), Category: c.Query("category"), Disk: c.Query("disk"),
+		Status: c.Query("status"), Text: c.Query("q")}
 	limit, err := optionalInt(c, "limit")
 	if err != nil {
 		return err

@@ -343,6 +343,9 @@ func filterSQL(f domain.MediaFilter) (string, []any) {
 	if f.Disk != "" {
 		conds, args = append(conds, "disk_name = ?"), append(args, f.Disk)
 	}
+	if f.Status != "" {
+		conds, args = append(conds, "status = ?"), append(args, f.Status)
+	}
 	if f.AfterID > 0 {
 		conds, args = append(conds, "id > ?"), append(args, f.AfterID)
 	}

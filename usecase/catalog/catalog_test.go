@@ -277,6 +277,48 @@ func TestFilesFiltersAndValidation(t *testing.T) {
 	assert.Equal(t, 1, seen, "the stream stops when the reader does")
 }
 
+// TestFilesByStatus: the administrator's "missing" filter selects the
+// records whose file is gone, through the store (no text) and through the
+// title index (with q) alike, and counts them; a status that is neither
+// ok nor missing is refused.
+func TestFilesByStatus(t *testing.T) {
+	e := newEnv(t)
+	ids := e.add(
+		rec{path: "/m/1", title: "Heat", typ: "movie", year: 1995},
+		rec{path: "/m/2", title: "Heat Wave", typ: "movie", year: 2010},
+		rec{path: "/m/3", title: "Dark", typ: "movie"},
+	)
+	ctx := context.Background()
+	_, err := e.media.MarkMissing(ctx, []int64{ids["/m/2"], ids["/m/3"]})
+	require.NoError(t, err)
+	e.svc.MediaChanged()
+	require.NoError(t, e.svc.Settle(ctx))
+	list := func(q catalog.FilesQuery) ([]string, int64) {
+		l, err := e.svc.Files(ctx, q)
+		require.NoError(t, err)
+		var out []string
+		require.NoError(t, l.Each(ctx, func(m domain.Media) error { out = append(out, m.Title); return nil }))
+		return out, l.Total
+	}
+	got, total := list(catalog.FilesQuery{Status: "missing"})
+	assert.Equal(t, []string{"Heat Wave", "Dark"}, got)
+	assert.EqualValues(t, 2, total)
+	got, total = list(catalog.FilesQuery{Status: "ok"})
+	assert.Equal(t, []string{"Heat"}, got)
+	assert.EqualValues(t, 1, total)
+	got, total = list(catalog.FilesQuery{Status: "missing", Text: "heat"})
+	assert.Equal(t, []string{"Heat Wave"}, got, "the text search narrows by status too")
+	assert.EqualValues(t, 1, total)
+	got, _ = list(catalog.FilesQuery{Status: "ok", Text: "heat", Limit: new(1)})
+	assert.Equal(t, []string{"Heat"}, got)
+	_, err = e.svc.Files(ctx, catalog.FilesQuery{Status: "gone"})
+	if assert.True(t, domain.IsKind(err, domain.KindInvalid)) {
+		var de *domain.Error
+		require.ErrorAs(t, err, &de)
+		assert.Contains(t, de.Fields, "status")
+	}
+}
+
 // TestWalksReadPageByPage crosses several store pages (256 entries each)
 // with and without a limit and an offset, so the keyset paging neither
 // drops nor repeats an entry.

@@ -64,6 +64,7 @@ type indexEntry struct {
 	typ   uint32
 	cat   uint32
 	disk  uint32
+	state uint32 // the record's status, interned like the names above
 }
 
 // buildIndex reads the light view of every record into a new index.

@@ -41,7 +41,7 @@ func newIndexBuilder(version string) *indexBuilder {
 func (b *indexBuilder) add(k domain.MediaKey) {
 	ix := b.ix
 	n := int32(len(ix.entries))
-	e := indexEntry{id: k.ID, year: int32(k.Year), typ: b.intern(k.Type), cat: b.intern(k.Category), disk: b.intern(k.Disk)}
+	e := indexEntry{id: k.ID, year: int32(k.Year), typ: b.intern(k.Type), cat: b.intern(k.Category), disk: b.intern(k.Disk), state: b.intern(k.Status)}
 	ix.firstTitle = append(ix.firstTitle, int32(len(ix.starts)))
 	for i, t := range k.Titles {
 		if t == "" || slices.Contains(k.Titles[:i], t) {

@@ -54,15 +54,16 @@ func (s *Service) eachByID(ctx context.Context, ids []int64, fn func(domain.Medi
 	return nil
 }
 
-// listFilter is the file list's type, category and disk filter (the
-// store's filterSQL) over index entries; nil when f has none.
+// listFilter is the file list's type, category, disk and status filter
+// (the store's filterSQL) over index entries; nil when f has none.
 func (ix *titleIndex) listFilter(f domain.MediaFilter) func(*indexEntry) bool {
-	if f.Type == "" && f.Category == "" && f.Disk == "" {
+	if f.Type == "" && f.Category == "" && f.Disk == "" && f.Status == "" {
 		return nil
 	}
 	typ, typOK := ix.name(f.Type)
 	cat, catOK := ix.name(f.Category)
 	disk, diskOK := ix.name(f.Disk)
+	state, stateOK := ix.name(f.Status)
 	known := make([]bool, len(ix.names)) // names that are categories of the fixed list
 	for _, c := range domain.Categories() {
 		if id, ok := ix.name(c.Slug); ok {
@@ -80,6 +81,9 @@ func (ix *titleIndex) listFilter(f domain.MediaFilter) func(*indexEntry) bool {
 		case f.Category != "" && (!catOK || e.cat != cat):
 			return false
 		}
-		return f.Disk == "" || diskOK && e.disk == disk
+		if f.Disk != "" && (!diskOK || e.disk != disk) {
+			return false
+		}
+		return f.Status == "" || stateOK && e.state == state
 	}
 }

@@ -188,9 +188,11 @@ type FilesQuery struct {
 	Type     string
 	Category string
 	Disk     string
-	Text     string
-	Limit    *int
-	Offset   int
+	// Status is "ok" or "missing" (whether the file is on disk); "" any.
+	Status string
+	Text   string
+	Limit  *int
+	Offset int
 }
 
 // filter validates q and turns it into a store filter.
@@ -203,7 +205,10 @@ func (q FilesQuery) filter() (domain.MediaFilter, error) {
 	if err != nil {
 		return domain.MediaFilter{}, err
 	}
-	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, Offset: q.Offset}
+	f := domain.MediaFilter{Type: q.Type, Category: category, Disk: q.Disk, Status: q.Status, Offset: q.Offset}
+	if q.Status != "" && q.Status != domain.StatusOK && q.Status != domain.StatusMissing {
+		problems["status"] = "must be ok or missing"
+	}
 	if q.Limit != nil {
 		if *q.Limit < 0 || *q.Limit > maxPageLimit {
 			problems["limit"] = "must be between 0 and 1000 (leave it out for the whole catalogue)"

@@ -57,11 +57,13 @@ export function signIn() {
  * person out and leaves for the sign-in page. Options: method, body,
  * signal, keepalive (a last report as the page goes away), blob (the
  * answer as a Blob), signIn: false (a 401 is the caller's to handle: the
- * sign-in page itself).
+ * sign-in page itself), total: true (a list's page and its X-Total-Count,
+ * as {items, total}).
  */
 export async function api(path, opts = {}) {
   const r = await send(path, opts);
   if (opts.blob) return r.blob();
+  if (opts.total) return { items: await r.json(), total: Number(r.headers.get('X-Total-Count')) || 0 };
   if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
   return r.json();
 }
