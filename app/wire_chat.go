@@ -137,7 +137,7 @@ func pluginComponent(m *plugins.Manager) component {
 // any plugin starts.
 func newChatUseCases(ctx context.Context, cfg config.Config, repos repositories, m *plugins.Manager, model domain.AIModel,
 	notices *notice.Service, log *slog.Logger) (chatUseCases, error) {
-	adm := admin.New(repos.settings, m)
+	adm := admin.New(repos.settings, m, model.Name())
 	if err := adm.RestorePluginSwitches(ctx); err != nil {
 		return chatUseCases{}, err
 	}

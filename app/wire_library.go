@@ -62,7 +62,7 @@ func newLibrary(cfg config.Config, repos repositories, emb ragEmbedding, log *sl
 	}
 	lib.listeners = changeListeners{catalog: lib.catalog, rag: lib.rag}
 	lib.library = library.New(repos.media, localfs.FS{}, library.Options{
-		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.listeners, Logger: log,
+		RootStore: roots, Events: lib.events, Lock: scanLock(cfg), Listener: lib.listeners, Logger: log, Space: localfs.Space{},
 	})
 	lib.watching = watching.New(repos.watch, lib.catalog, watching.Options{})
 	for _, r := range lib.library.Roots() {

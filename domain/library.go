@@ -99,3 +99,26 @@ var (
 	// video file has: a play, a watching state.
 	ErrNotPlayable = NewError(KindInvalid, "not_playable", "only a movie or an episode plays; open one of its episodes")
 )
+
+// FolderUsage is what the catalogue holds under one library folder:
+// Entries counts every record (missing ones too), Bytes adds the sizes of
+// the files not marked missing, which are what occupy the disk.
+type FolderUsage struct {
+	Entries int
+	Bytes   int64
+}
+
+// WorkCount is how many movies and series share one main_category (as
+// stored, "" for none) and one decade (1990; 0 when the year is unknown).
+type WorkCount struct {
+	Category string
+	Decade   int
+	Count    int
+}
+
+// DiskSpace is the size of the file system a folder is on and what is
+// free there, in bytes.
+type DiskSpace struct {
+	Total uint64
+	Free  uint64
+}

@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -14,14 +15,22 @@ import (
 type AdminService interface {
 	SystemInstruction(ctx context.Context) (admin.SystemInstruction, error)
 	SetSystemInstruction(ctx context.Context, content string) (admin.SystemInstruction, error)
+	ResetSystemInstruction(ctx context.Context) (admin.SystemInstruction, error)
+	Model() string
 	Plugins() []domain.PluginStatus
 	Plugin(name string) (domain.PluginStatus, error)
 	SetPluginEnabled(ctx context.Context, name string, enabled bool) (domain.PluginStatus, error)
 }
 
+// systemInstructionDTO is the instruction with the model that receives
+// it: provider is the part of the model's name before "/" ("offline" for
+// the built-in assistant), model the rest (null for the assistant).
 type systemInstructionDTO struct {
 	Content   string     `json:"content"`
 	UpdatedAt *time.Time `json:"updated_at"`
+	IsDefault bool       `json:"is_default"`
+	Provider  string     `json:"provider"`
+	Model     *string    `json:"model"`
 }
 
 type pluginStatusDTO struct {
@@ -34,8 +43,10 @@ type pluginStatusDTO struct {
 	LastError   *string `json:"last_error"`
 }
 
-func toSystemInstructionDTO(si admin.SystemInstruction) systemInstructionDTO {
-	out := systemInstructionDTO{Content: si.Content}
+func (s *Server) toSystemInstructionDTO(si admin.SystemInstruction) systemInstructionDTO {
+	out := systemInstructionDTO{Content: si.Content, IsDefault: si.UpdatedAt == nil}
+	provider, model, _ := strings.Cut(s.deps.Admin.Model(), "/")
+	out.Provider, out.Model = provider, optText(model)
 	if si.UpdatedAt != nil {
 		t := si.UpdatedAt.UTC()
 		out.UpdatedAt = &t
@@ -58,6 +69,7 @@ func (s *Server) mountAdmin() {
 	r := s.app.Group("/api/admin")
 	r.Get("/system_instruction", s.userAuth, requireAdmin, s.getSystemInstruction)
 	r.Post("/system_instruction", s.userAuth, requireAdmin, s.setSystemInstruction)
+	r.Delete("/system_instruction", s.userAuth, requireAdmin, s.resetSystemInstruction)
 	r.Get("/plugins", s.userAuth, requireAdmin, s.listPlugins)
 	r.Get("/plugin/:name/status", s.userAuth, requireAdmin, s.getPlugin)
 	r.Post("/plugin/:name/status", s.userAuth, requireAdmin, s.setPlugin)
@@ -68,7 +80,7 @@ func (s *Server) getSystemInstruction(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(toSystemInstructionDTO(si))
+	return c.JSON(s.toSystemInstructionDTO(si))
 }
 
 func (s *Server) setSystemInstruction(c *fiber.Ctx) error {
@@ -82,7 +94,15 @@ func (s *Server) setSystemInstruction(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(toSystemInstructionDTO(si))
+	return c.JSON(s.toSystemInstructionDTO(si))
+}
+
+func (s *Server) resetSystemInstruction(c *fiber.Ctx) error {
+	si, err := s.deps.Admin.ResetSystemInstruction(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(s.toSystemInstructionDTO(si))
 }
 
 func (s *Server) listPlugins(c *fiber.Ctx) error {

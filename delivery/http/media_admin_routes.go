@@ -21,6 +21,7 @@ type Library interface {
 	Audit(ctx context.Context) (library.AuditReport, error)
 	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
 	Edit(ctx context.Context, id int64, p library.Patch) (domain.Media, error)
+	Overview(ctx context.Context) (library.Overview, error)
 }
 
 // mountMediaAdmin adds the library administration routes (API.md §4).
@@ -37,6 +38,7 @@ func (s *Server) mountMediaAdmin(app *fiber.App) {
 	g.Post("/audit", s.audit)
 	g.Get("/duplicates", s.duplicates)
 	g.Patch("/media/:id", s.mediaEdit)
+	g.Get("/stats", s.stats)
 	s.mountClassify(g)
 	s.mountRAG(g)
 }

@@ -64,7 +64,7 @@ func newSettings(t *testing.T) *sqlstore.Settings {
 }
 
 func TestSystemInstruction(t *testing.T) {
-	svc := admin.New(newSettings(t), nil)
+	svc := admin.New(newSettings(t), nil, "offline")
 	ctx := context.Background()
 	si, err := svc.SystemInstruction(ctx)
 	require.NoError(t, err)
@@ -85,6 +85,18 @@ func TestSystemInstruction(t *testing.T) {
 	}
 	_, err = svc.SetSystemInstruction(ctx, strings.Repeat("я", admin.MaxInstructionChars))
 	assert.NoError(t, err, "the limit counts characters, not bytes")
+
+	// Reset: the built-in default again, twice in a row as well.
+	for range 2 {
+		si, err = svc.ResetSystemInstruction(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, domain.DefaultSystemInstruction, si.Content)
+		assert.Nil(t, si.UpdatedAt)
+		got, err = svc.SystemInstruction(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, admin.SystemInstruction{Content: domain.DefaultSystemInstruction}, got, "the default is in use again")
+	}
+	assert.Equal(t, "offline", svc.Model())
 }
 
 func TestPluginSwitchesPersistAcrossRestarts(t *testing.T) {
@@ -92,7 +104,7 @@ func TestPluginSwitchesPersistAcrossRestarts(t *testing.T) {
 	ctx := context.Background()
 	m, _ := newManager()
 	m.Start(ctx)
-	svc := admin.New(settings, m)
+	svc := admin.New(settings, m, "offline")
 	st, err := svc.SetPluginEnabled(ctx, "rag", false)
 	require.NoError(t, err)
 	assert.False(t, st.Enabled)
@@ -103,7 +115,7 @@ func TestPluginSwitchesPersistAcrossRestarts(t *testing.T) {
 
 	// A restart: a new manager over the same settings.
 	m2, made := newManager()
-	svc2 := admin.New(settings, m2)
+	svc2 := admin.New(settings, m2, "offline")
 	require.NoError(t, svc2.RestorePluginSwitches(ctx))
 	m2.Start(ctx)
 	st, err = svc2.Plugin("rag")
@@ -128,7 +140,7 @@ func TestDisabledPluginsWin(t *testing.T) {
 	ctx := context.Background()
 	m, made := newManager("telegram")
 	m.Start(ctx)
-	svc := admin.New(settings, m)
+	svc := admin.New(settings, m, "offline")
 	_, err := svc.SetPluginEnabled(ctx, "telegram", true)
 	assert.ErrorIs(t, err, domain.ErrPluginNotLoaded)
 	_, err = settings.Get(ctx, domain.SettingPluginEnabledPrefix+"telegram")

@@ -10,6 +10,8 @@ import (
 type Settings interface {
 	Get(ctx context.Context, key string) (domain.Setting, error)
 	Set(ctx context.Context, key, value string) (domain.Setting, error)
+	// Delete removes a setting; removing an absent one is no error.
+	Delete(ctx context.Context, key string) error
 }
 
 // Plugins is the running plugin set: app/ connects it to the plugin

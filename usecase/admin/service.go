@@ -24,12 +24,19 @@ const MaxInstructionChars = 20000
 type Service struct {
 	settings Settings
 	plugins  Plugins
+	model    string
 }
 
-// New returns the service.
-func New(settings Settings, plugins Plugins) *Service {
-	return &Service{settings: settings, plugins: plugins}
+// New returns the service. model is the AI model's name as
+// domain.AIModel.Name gives it ("gemini/gemini-2.5-flash", "offline"),
+// shown to administrators beside the instruction it receives.
+func New(settings Settings, plugins Plugins, model string) *Service {
+	return &Service{settings: settings, plugins: plugins, model: model}
 }
+
+// Model is the configured AI model's name: "<provider>/<model>", or
+// "offline" for the built-in assistant.
+func (s *Service) Model() string { return s.model }
 
 // SystemInstruction is the instruction the model gets; UpdatedAt is nil
 // while the built-in default is in use.
@@ -67,6 +74,16 @@ func (s *Service) SetSystemInstruction(ctx context.Context, content string) (Sys
 	}
 	at := st.UpdatedAt
 	return SystemInstruction{Content: st.Value, UpdatedAt: &at}, nil
+}
+
+// ResetSystemInstruction forgets the stored instruction, so the built-in
+// default applies again from the next model call; resetting when none is
+// stored changes nothing. It answers the default.
+func (s *Service) ResetSystemInstruction(ctx context.Context) (SystemInstruction, error) {
+	if err := s.settings.Delete(ctx, domain.SettingSystemInstruction); err != nil {
+		return SystemInstruction{}, fmt.Errorf("forget the system instruction: %w", err)
+	}
+	return SystemInstruction{Content: domain.DefaultSystemInstruction}, nil
 }
 
 // Plugins lists every registered plugin in load order.

@@ -28,6 +28,19 @@ type Store interface {
 	// CountUnder counts the records under each folder, in order, with a
 	// cost that does not grow with the number of folders.
 	CountUnder(ctx context.Context, prefixes []string) ([]int, error)
+	// CountWorks counts the movies and series by category and decade;
+	// UsageUnder is CountUnder with the bytes of the files. Both are one
+	// grouped query (the admin overview).
+	CountWorks(ctx context.Context) ([]domain.WorkCount, error)
+	UsageUnder(ctx context.Context, prefixes []string) ([]domain.FolderUsage, error)
+	// Version names the catalogue's state; it changes with every write,
+	// so the overview's counts are kept until it does.
+	Version(ctx context.Context) (string, error)
+}
+
+// SpaceMeter measures the file system a folder is on (statfs).
+type SpaceMeter interface {
+	Space(path string) (domain.DiskSpace, error)
 }
 
 // RootStore owns the library folders: every scan and audit reads the

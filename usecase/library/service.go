@@ -35,7 +35,10 @@ type Options struct {
 	Events   Publisher
 	Lock     Locker
 	Listener ChangeListener
-	Logger   *slog.Logger
+	// Space measures the folders' file systems for the overview; nil: not
+	// measured.
+	Space  SpaceMeter
+	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Walkers is how many folders are read at once (default 4): reading
@@ -61,6 +64,8 @@ type Service struct {
 	// auditing is set while an audit runs: one at a time, since each walks
 	// every folder and reads the whole catalogue.
 	auditing atomic.Bool
+	// overview keeps the admin overview's counts until the catalogue changes.
+	overview overviewCache
 }
 
 // New builds the service; nothing runs until a scan starts.
