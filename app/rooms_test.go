@@ -22,7 +22,10 @@ import (
 	"mediateka/usecase/auth"
 )
 
-const roomWait = 5 * time.Second
+// roomWait bounds each read of a room test. It is a limit for a stuck
+// test, never a measure: the stalled-reader test pushes 15 MB through the
+// server, which on a busy 2-core machine can take more than 5 s.
+const roomWait = 20 * time.Second
 
 // roomClient is one WebSocket connection to a room of a running server.
 type roomClient struct {
