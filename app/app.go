@@ -177,7 +177,7 @@ func (a *App) build(ctx context.Context, opt Options, keyMaster string) error {
 	tg.chat.Set(a.chat.chat)
 	a.playback = newPlayback(a.cfg, a.repos, a.lib, a.ai.probe, a.log)
 	a.control = newControl(a.cfg, a.lib.catalog, a.uc.auth, a.playback, a.lib.watching, a.log)
-	tg.status.rooms = a.control.hub
+	tg.bindRooms(a.control.hub)
 	a.life.add(a.control.component())
 	deps := deliveryDeps(a.uc, a.lib, a.ai, a.chat, a.control)
 	deps.Playback = a.playback

@@ -38,12 +38,16 @@ func newLibAppEnv(t *testing.T, dirs func(root string) any, extra map[string]str
 	return newLibAppWith(t, dirs, appOptions{env: extra})
 }
 
-// newLibAppWith is newLibApp with the app options o (their beside is the
-// library's).
+// newLibAppWith is newLibApp with the app options o (their beside runs
+// before the library's own).
 func newLibAppWith(t *testing.T, dirs func(root string) any, o appOptions) *libApp {
 	t.Helper()
 	var root string
+	also := o.beside
 	o.beside = func(dir string) {
+		if also != nil {
+			also(dir)
+		}
 		root = filepath.Join(dir, "library")
 		require.NoError(t, os.MkdirAll(root, 0o755))
 		var list any = []map[string]string{{"path": root, "disk": "Disk 1"}}

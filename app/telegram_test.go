@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,4 +67,113 @@ func TestTelegramBotOverTheWiredApp(t *testing.T) {
 	fake.Push(map[string]any{"message": map[string]any{"message_id": 2, "date": 1700000000, "text": "/help",
 		"chat": map[string]any{"id": 42, "type": "private"}, "from": map[string]any{"id": 42, "is_bot": false, "first_name": "A"}}})
 	assert.Equal(t, polls, len(fake.Calls("getUpdates")), "no polling after the switch")
+}
+
+// TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp drives the bot of a
+// running app through the fake Bot API with the real account links,
+// library, rooms and catalogue: a user links with a code made through the
+// API, a linked admin gets a real scan's notification, /find's ▶ button
+// starts the film on the user's player (joined over the room WebSocket),
+// and /status shows that player.
+func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
+	fake := tgfake.New(t)
+	la := newLibAppWith(t, nil, appOptions{
+		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
+		beside: func(dir string) {
+			conf := filepath.Join(dir, "data", "plugins", "telegram")
+			require.NoError(t, os.MkdirAll(conf, 0o750))
+			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42, 43}})
+			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
+		},
+	})
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { require.NoError(t, stop()) }()
+
+	// sent is one sendMessage as compared here.
+	type sent struct{ ChatID, Text, ParseMode, ReplyMarkup string }
+	sentOf := func(c tgfake.Call) sent {
+		return sent{c.Fields["chat_id"], c.Fields["text"], c.Fields["parse_mode"], c.Fields["reply_markup"]}
+	}
+	say := func(from int64, text string) sent {
+		t.Helper()
+		before := len(fake.Calls("sendMessage"))
+		fake.Push(map[string]any{"message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
+			"chat": map[string]any{"id": from, "type": "private"},
+			"from": map[string]any{"id": from, "is_bot": false, "first_name": "A", "language_code": "en"}}})
+		return sentOf(fake.WaitCalls(t, "sendMessage", before+1)[before])
+	}
+	link := func(token string, tgID int64, email string) {
+		t.Helper()
+		resp, body := la.do(t, "POST", "/api/auth/telegram/link", token, nil)
+		require.Equal(t, 200, resp.StatusCode, "%v", body)
+		assert.Equal(t, sent{fmt.Sprint(tgID), "Done: Telegram is linked to the account <b>" + email + "</b>.", "HTML", ""},
+			say(tgID, "/link "+body["code"].(string)))
+		_, me := la.do(t, "GET", "/api/auth/me", token, nil)
+		assert.Equal(t, float64(tgID), me["telegram_id"])
+	}
+	link(la.user, 42, "viewer@example.org")
+	link(la.admin, 43, "admin@localhost")
+	assert.Equal(t, sent{"43", "Notifications are on.", "HTML", ""}, say(43, "/notify on"))
+	assert.Equal(t, sent{"42", "Library notifications are for linked administrators only (/link).", "HTML", ""}, say(42, "/notify on"))
+
+	// A real scan, started through the API: the linked admin hears of it.
+	before := len(fake.Calls("sendMessage"))
+	la.put(t, map[string]string{"Heat (1995)/Heat.1995.1080p.mkv": "video"})
+	la.scan(t)
+	note := sentOf(fake.WaitCalls(t, "sendMessage", before+1)[before])
+	assert.Equal(t, sent{"43", "📚 Scan finished (completed): 1 files, 1 added, 0 updated, 0 missing, 0 errors.", "HTML", ""}, note)
+	id := la.idOf(t, "Heat (1995)/Heat.1995.1080p.mkv")
+
+	room := "viewer@example.org"
+	assert.Equal(t, "<b>Player</b>: none connected (room viewer@example.org)", strings.Split(say(42, "/status").Text, "\n")[2])
+	player := joinRoom(t, addr, "player", room, la.user)
+	player.presence(1, 0)
+
+	found := say(42, "/find Heat")
+	assert.Equal(t, "<b>In the library</b> for “Heat” (1–1 of 1):\n1. <b>Heat</b> (1995) — film", found.Text)
+	var kb struct {
+		InlineKeyboard [][]struct {
+			Text         string `json:"text"`
+			CallbackData string `json:"callback_data"`
+		} `json:"inline_keyboard"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(found.ReplyMarkup), &kb))
+	require.Len(t, kb.InlineKeyboard, 1)
+	play := kb.InlineKeyboard[0][0]
+	assert.Equal(t, "▶ 1. Heat", play.Text)
+	press := func(qid string, from int64) map[string]string {
+		t.Helper()
+		before := len(fake.Calls("answerCallbackQuery"))
+		fake.Push(map[string]any{"callback_query": map[string]any{"id": qid, "data": play.CallbackData, "chat_instance": "x",
+			"from":    map[string]any{"id": from, "is_bot": false, "first_name": "B", "language_code": "en"},
+			"message": map[string]any{"message_id": 7, "date": 1700000000, "chat": map[string]any{"id": from, "type": "private"}}}})
+		return fake.WaitCalls(t, "answerCallbackQuery", before+1)[before].Fields
+	}
+	assert.Equal(t, map[string]string{"callback_query_id": "q1", "text": "This button is not for you."}, press("q1", 43),
+		"the admin's press on the user's list does nothing")
+	assert.Equal(t, map[string]string{"callback_query_id": "q2", "text": "▶ Playing “Heat” in your room."}, press("q2", 42))
+	got := player.next()
+	assert.Equal(t, "play", got["event"])
+	assert.Equal(t, fmt.Sprintf("media:%d", id), got["file"])
+	assert.Equal(t, float64(id), got["media_id"])
+	assert.Equal(t, "Heat", got["title"])
+	assert.Contains(t, got, "play", "the player's own play answer (stream URL) for its account")
+
+	player.say(map[string]any{"event": "status_update", "state": "playing", "position": 42, "duration": 6000, "volume": 80})
+	require.Eventually(t, func() bool {
+		_, st := la.do(t, "GET", "/api/control/status?room="+room, la.user, nil)
+		pb, _ := st["playback"].(map[string]any)
+		return pb["position"] == 42.0
+	}, roomWait, 10*time.Millisecond)
+	status := say(42, "/status")
+	assert.Equal(t, "<b>Library</b>: 1 films, 0 series, 0 episodes, 0 missing on disk\n"+
+		"<b>Torrents</b>: the torrent client is not configured\n"+
+		"<b>Player</b>: playing “Heat”, 0:42 / 1:40:00, volume 80 (room viewer@example.org)\n"+
+		"<b>AI</b>: the built-in offline assistant (no model configured)", status.Text)
+	assert.Equal(t, `{"inline_keyboard":[[{"text":"Refresh","callback_data":"status:42:42"}]]}`, status.ReplyMarkup)
+	for _, c := range fake.Calls("sendMessage") {
+		if c.Fields["chat_id"] == "42" {
+			assert.NotContains(t, c.Fields["text"], "Scan finished", "a user gets no admin notifications")
+		}
+	}
 }

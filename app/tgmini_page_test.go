@@ -129,6 +129,37 @@ func TestMiniAppPage(t *testing.T) {
 		}
 	}
 
+	t.Run("an ended session signs in again with init_data, in place", func(t *testing.T) {
+		// The session ends (expired or revoked: the server no longer takes
+		// the token); the next call meets a 401.
+		stale := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.stale"
+		eval[any](t, tab, fmt.Sprintf(`window.stillHere = true; localStorage.setItem('mediateka_token', %q)`, stale))
+		click(t, tab, `#tabs [data-view="library"]`)
+		require.NoError(t, chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search"), "heat")))
+		until(t, tab, "the call made again finds it", `document.querySelector('.results .card .name')?.textContent === 'Heat'`)
+		assert.True(t, eval[bool](t, tab, `window.stillHere === true && location.pathname === '/tgmini'`),
+			"no trip to the home page: Telegram's launch parameters are kept")
+		fresh := eval[string](t, tab, `localStorage.getItem('mediateka_token') || ''`)
+		require.NotEqual(t, stale, fresh)
+		resp, me := ra.do(t, "GET", "/api/auth/me", fresh, nil)
+		require.Equal(t, 200, resp.StatusCode, "%v", me)
+		assert.Equal(t, 4242.0, me["telegram_id"], "signed in again as the Telegram user's account")
+
+		// The room's connection too: it drops, its rejoin with the ended
+		// session is refused (401), and the remote comes back signed in
+		// again. The page's sockets are kept where the test can drop one.
+		addScript(t, tab, `(() => { const W = window.WebSocket; window.sockets = [];
+			window.WebSocket = class extends W { constructor(...a) { super(...a); window.sockets.push(this); } }; })()`)
+		require.NoError(t, chromedp.Do(tab, chromedp.Reload()))
+		until(t, tab, "the room's film", `document.getElementById('now-title').textContent === 'Heat (1995)'`)
+		until(t, tab, "the remote joined", `sockets.length === 1 && sockets[0].readyState === WebSocket.OPEN`)
+		eval[any](t, tab, fmt.Sprintf(`window.stillHere = true; localStorage.setItem('mediateka_token', %q); sockets[0].close()`, stale))
+		until(t, tab, "refused, signed in again, joined again",
+			`sockets.length >= 3 && sockets.at(-1).readyState === WebSocket.OPEN && document.getElementById('presence').dataset.players === '1'`)
+		assert.True(t, eval[bool](t, tab, fmt.Sprintf(`window.stillHere === true && location.pathname === '/tgmini' && localStorage.getItem('mediateka_token') !== %q`, stale)))
+		assert.Contains(t, eval[string](t, tab, `sockets.at(-2).url`), "token="+stale, "the refused rejoin was the ended session's")
+	})
+
 	t.Run("an unlinked Telegram account is linked by signing in", func(t *testing.T) {
 		other := b.tab(t, "tgmini unlinked")
 		stubWebApp(t, other, signedInitData(miniAppBotToken, 5151, time.Now()))

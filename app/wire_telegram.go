@@ -14,6 +14,7 @@ import (
 	"mediateka/plugins/telegram"
 	"mediateka/usecase/apikey"
 	"mediateka/usecase/auth"
+	"mediateka/usecase/catalog"
 	"mediateka/usecase/control"
 	"mediateka/usecase/library"
 	"mediateka/usecase/offline"
@@ -32,6 +33,10 @@ const statusPartTimeout = 5 * time.Second
 type telegramParts struct {
 	chat   *telegram.ChatRef
 	status *telegramStatus
+	// rooms plays /find's results; its hub is bound with the status's.
+	rooms    *telegramRooms
+	catalog  *catalog.Service
+	torrents torrentParts
 }
 
 // newTelegramParts builds the bot's dependencies that exist now.
@@ -39,14 +44,41 @@ func newTelegramParts(cfg config.Config, ai aiParts, lib libraryParts, torrents 
 	return telegramParts{chat: &telegram.ChatRef{}, status: &telegramStatus{
 		library: lib.library, torrents: torrents.svc, torrentsConfigured: cfg.TorrentClient.URL != "",
 		model: ai.model, keys: ai.keys, keyOptional: cfg.AI.Provider == "openai" && cfg.AI.BaseURL != "",
-	}}
+	}, rooms: &telegramRooms{}, catalog: lib.catalog, torrents: torrents}
+}
+
+// bindRooms gives /status and /find's ▶ button the control rooms, built
+// after the plugins.
+func (tp telegramParts) bindRooms(hub *control.Service) {
+	tp.status.rooms = hub
+	tp.rooms.hub = hub
+}
+
+// telegramRooms is telegram.Rooms over the control hub, bound late.
+type telegramRooms struct {
+	hub *control.Service
+}
+
+// Play implements telegram.Rooms.
+func (r *telegramRooms) Play(ctx context.Context, room string, caller domain.Caller, mediaID int64) (domain.Media, error) {
+	if r.hub == nil {
+		return domain.Media{}, domain.ErrUnavailable("unavailable", "the rooms are not ready yet", nil)
+	}
+	return r.hub.Play(ctx, room, caller, mediaID)
 }
 
 // deps are the plugin's dependencies: accounts are the Telegram account
 // links of the auth use case (who is linked, /link codes, linked admins).
 func (tp telegramParts) deps(cfg config.Config, accounts *auth.Telegram, speech *tts.Service, events telegram.Events) telegram.Deps {
 	d := telegram.Deps{Token: cfg.TelegramBotToken, Chat: tp.chat, Status: tp.status, Events: events, Accounts: accounts,
-		MiniApp: telegram.MiniApp{URL: cfg.TgMiniApp.URL, Name: cfg.TgMiniApp.Name, Description: cfg.TgMiniApp.Description}}
+		MiniApp: telegram.MiniApp{URL: cfg.TgMiniApp.URL, Name: cfg.TgMiniApp.Name, Description: cfg.TgMiniApp.Description},
+		Rooms:   tp.rooms, Torrents: tp.torrents.svc}
+	if tp.catalog != nil {
+		d.Catalog = tp.catalog
+	}
+	if tp.torrents.search != nil {
+		d.TorrentSearch = tp.torrents.search
+	}
 	if speech != nil {
 		d.Speech = speech
 	}

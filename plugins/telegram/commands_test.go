@@ -37,7 +37,7 @@ func TestStartRegistersCommandsPerLanguageAndStopsPolling(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{"start", "help", "status", "link", "notify", "voice"}
+	want := []string{"start", "help", "status", "find", "torrent", "link", "notify", "voice"}
 	assert.Equal(t, want, names(en))
 	assert.Equal(t, want, names(ru))
 	assert.Equal(t, "Commands and example questions", en[1]["description"])
@@ -80,6 +80,8 @@ func TestHelpListsEveryCommandWithExamples(t *testing.T) {
 		"/link — Link your media server account: /link CODE (example: <code>/link 4F7K2Q</code>)",
 		"/notify — Admin notifications: on or off (example: <code>/notify off</code>)",
 		"/voice — Voice answers: on or off (example: <code>/voice on</code>)",
+		"/find — Find in the library and play: /find TITLE (example: <code>/find Matrix</code>)",
+		"/torrent — Search torrents and add one: /torrent QUERY (example: <code>/torrent Interstellar</code>)",
 		"<b>What you can ask</b>",
 		"• about torrents: “what's downloading?”, “find torrent Interstellar”",
 	} {
@@ -89,6 +91,7 @@ func TestHelpListsEveryCommandWithExamples(t *testing.T) {
 	assert.Contains(t, ru.Text, "/status — Библиотека, торренты, плеер, ИИ\n")
 	assert.Contains(t, ru.Text, "• о библиотеке: «какие фильмы Нолана есть?», «сколько сериалов?»\n")
 	assert.Contains(t, ru.Text, "(пример: <code>/link 4F7K2Q</code>)")
+	assert.Contains(t, ru.Text, "/find — Найти в библиотеке и включить: /find НАЗВАНИЕ (или /найти) (пример: <code>/find Матрица</code>)\n")
 }
 
 // fixedStatus is a telegram.Status answering one report; it records the

@@ -11,3 +11,9 @@ func WithSleep(d Deps, sleep func(ctx context.Context, wait time.Duration) error
 	d.sleep = sleep
 	return d
 }
+
+// WithNow gives d's lists a clock, so tests can expire their buttons.
+func WithNow(d Deps, now func() time.Time) Deps {
+	d.now = now
+	return d
+}

@@ -7,6 +7,7 @@ import (
 	"mediateka/domain"
 	"mediateka/usecase/chat"
 	"mediateka/usecase/event"
+	"mediateka/usecase/torrent"
 	"mediateka/usecase/tts"
 )
 
@@ -74,6 +75,31 @@ type RoomStatus struct {
 	Position, Duration float64
 	Volume             int
 	Title              string
+}
+
+// Catalog finds library entries by title for /find
+// (catalog.Service.SearchTitles: best first, no match is an empty list).
+type Catalog interface {
+	SearchTitles(ctx context.Context, query string, limit int) ([]domain.Media, error)
+}
+
+// Rooms starts an entry on the players of a room, under the room's join
+// rules (control.Service.Play): /find's ▶ button plays in the caller's
+// room, their e-mail.
+type Rooms interface {
+	Play(ctx context.Context, room string, caller domain.Caller, mediaID int64) (domain.Media, error)
+}
+
+// TorrentSearch asks the Torznab indexers for /torrent (torrent.Searcher,
+// as GET /api/torrents/search).
+type TorrentSearch interface {
+	Search(ctx context.Context, query, category string) (torrent.SearchResult, error)
+}
+
+// Torrents adds a download for /torrent's ⬇ button (torrent.Service, as
+// POST /api/torrents/download).
+type Torrents interface {
+	Download(ctx context.Context, req torrent.DownloadRequest) (torrent.Added, error)
 }
 
 // Speech speaks an answer (the TTS use case): OGG/Opus for sendVoice.

@@ -114,18 +114,22 @@ func modelLine(lang string, r StatusReport) string {
 	return head + esc(name) + key
 }
 
-// onCallback answers an inline button press. Only the person in the chat
-// the button was made for may press it; anyone else is told so and
-// nothing happens.
+// onCallback answers an inline button press: a list's (/find, /torrent)
+// or /status's Refresh. Only the person in the chat the button was made
+// for may press it; anyone else is told so and nothing happens.
 func (p *Plugin) onCallback(ctx context.Context, b *bot.Bot, q *models.CallbackQuery) {
 	lang := langOf(q.From.LanguageCode)
-	kind, chatID, userID, ok := parseCallback(q.Data)
 	var msgChat int64
+	var msgID int
 	if q.Message.Message != nil {
-		msgChat = q.Message.Message.Chat.ID
+		msgChat, msgID = q.Message.Message.Chat.ID, q.Message.Message.ID
 	} else if q.Message.InaccessibleMessage != nil {
-		msgChat = q.Message.InaccessibleMessage.Chat.ID
+		msgChat, msgID = q.Message.InaccessibleMessage.Chat.ID, q.Message.InaccessibleMessage.MessageID
 	}
+	if p.onListCallback(ctx, b, q, lang, msgChat, msgID) {
+		return
+	}
+	kind, chatID, userID, ok := parseCallback(q.Data)
 	switch {
 	case !ok || kind != callbackStatus:
 		p.answerCallback(ctx, b, q.ID, txtExpired.In(lang))

@@ -77,7 +77,13 @@ type Deps struct {
 	Speech   Speech
 	Events   Events
 	Settings Settings
-	Logger   *slog.Logger
+	// Catalog, Rooms, TorrentSearch and Torrents are /find, its ▶ button,
+	// /torrent and its ⬇ button.
+	Catalog       Catalog
+	Rooms         Rooms
+	TorrentSearch TorrentSearch
+	Torrents      Torrents
+	Logger        *slog.Logger
 
 	// PollTimeout is one getUpdates long poll (0: a minute); tests shorten
 	// it so Stop is prompt.
@@ -87,6 +93,8 @@ type Deps struct {
 	Workers int
 	// sleep replaces the retry waits in tests.
 	sleep sleepFunc
+	// now is the lists' clock (nil: time.Now); tests move it to expire them.
+	now func() time.Time
 }
 
 // Plugin is the Telegram bot.
@@ -96,6 +104,7 @@ type Plugin struct {
 	cfg Config
 
 	state *chatState
+	lists *lists
 
 	mu      sync.Mutex
 	bot     *bot.Bot
@@ -118,7 +127,7 @@ func New(d Deps) *Plugin {
 	if d.Workers <= 0 {
 		d.Workers = 4
 	}
-	return &Plugin{d: d, log: d.Logger, state: newChatState(d.Settings, d.Logger)}
+	return &Plugin{d: d, log: d.Logger, state: newChatState(d.Settings, d.Logger), lists: newLists(d.now)}
 }
 
 // Name implements domain.Plugin.

@@ -75,6 +75,50 @@ var (
 		EN: "This button is not for you.",
 	}
 	txtExpired = textmatch.Phrase{RU: "Кнопка устарела.", EN: "This button has expired."}
+
+	txtFindUsage = textmatch.Phrase{
+		RU: "Напишите название: /find Матрица",
+		EN: "Send a title: /find Matrix",
+	}
+	txtFindUnavailable = textmatch.Phrase{
+		RU: "Поиск по библиотеке сейчас недоступен.",
+		EN: "The library search is unavailable right now.",
+	}
+	txtFindNothing      = textmatch.Phrase{RU: "В библиотеке нет ничего похожего на %s.", EN: "Nothing in the library matches %s."}
+	txtTorrentUsage     = textmatch.Phrase{RU: "Напишите, что искать: /torrent Интерстеллар", EN: "Send what to look for: /torrent Interstellar"}
+	txtTorrentNothing   = textmatch.Phrase{RU: "Торрентов по запросу %s не нашлось.", EN: "No torrents found for %s."}
+	txtTorrentSearchOff = textmatch.Phrase{
+		RU: "Поиск торрентов не настроен: администратору нужно добавить индексатор Torznab.",
+		EN: "Torrent search is not set up: an administrator needs to add a Torznab indexer.",
+	}
+	txtIndexersDown = textmatch.Phrase{
+		RU: "Ни один индексатор торрентов не ответил. Попробуйте позже.",
+		EN: "No torrent indexer answered. Please try later.",
+	}
+	txtLinkFirst = textmatch.Phrase{
+		RU: "Сначала привяжите аккаунт медиатеки: /link КОД",
+		EN: "Link your media server account first: /link CODE",
+	}
+	txtPlayUnavailable = textmatch.Phrase{RU: "Пульт сейчас недоступен.", EN: "The remote is unavailable right now."}
+	txtPlaying         = textmatch.Phrase{RU: "▶ Включаю %s в вашей комнате.", EN: "▶ Playing %s in your room."}
+	txtNoPlayer        = textmatch.Phrase{
+		RU: "В вашей комнате нет открытого плеера: откройте плеер медиатеки под своим аккаунтом.",
+		EN: "No player is open in your room: open the media server's player signed in as you.",
+	}
+	txtNotPlayable = textmatch.Phrase{
+		RU: "Это нельзя включить: у записи нет видеофайла на диске.",
+		EN: "This cannot be played: the entry has no video file on disk.",
+	}
+	txtAdded             = textmatch.Phrase{RU: "⬇ Добавлено в торрент-клиент: %s", EN: "⬇ Added to the torrent client: %s"}
+	txtTorrentHave       = textmatch.Phrase{RU: "Этот торрент уже есть в клиенте.", EN: "The torrent client already has this torrent."}
+	txtTorrentClientDown = textmatch.Phrase{
+		RU: "Торрент-клиент сейчас недоступен или не настроен.",
+		EN: "The torrent client is unavailable or not configured.",
+	}
+	txtTorrentBadLink = textmatch.Phrase{
+		RU: "Ссылка этого результата не оказалась торрентом.",
+		EN: "This result's link did not turn out to be a torrent.",
+	}
 )
 
 // commandList is every command with its menu description, per language,
@@ -84,6 +128,8 @@ func commandList(lang string) []models.BotCommand {
 		{Command: "start", Description: "Приветствие и приложение медиатеки"},
 		{Command: "help", Description: "Команды и примеры вопросов"},
 		{Command: "status", Description: "Библиотека, торренты, плеер, ИИ"},
+		{Command: "find", Description: "Найти в библиотеке и включить: /find НАЗВАНИЕ (или /найти)"},
+		{Command: "torrent", Description: "Найти торрент и добавить: /torrent ЗАПРОС (или /торрент)"},
 		{Command: "link", Description: "Привязать аккаунт медиатеки: /link КОД"},
 		{Command: "notify", Description: "Уведомления администратору: on или off"},
 		{Command: "voice", Description: "Ответы голосом: on или off"},
@@ -91,6 +137,8 @@ func commandList(lang string) []models.BotCommand {
 		{Command: "start", Description: "Greeting and the media server app"},
 		{Command: "help", Description: "Commands and example questions"},
 		{Command: "status", Description: "Library, torrents, player, AI"},
+		{Command: "find", Description: "Find in the library and play: /find TITLE"},
+		{Command: "torrent", Description: "Search torrents and add one: /torrent QUERY"},
 		{Command: "link", Description: "Link your media server account: /link CODE"},
 		{Command: "notify", Description: "Admin notifications: on or off"},
 		{Command: "voice", Description: "Voice answers: on or off"},
@@ -102,7 +150,8 @@ func commandList(lang string) []models.BotCommand {
 func helpText(lang string) string {
 	var b strings.Builder
 	b.WriteString(textmatch.Pick(lang, "<b>Команды</b>\n", "<b>Commands</b>\n"))
-	examples := map[string]string{"link": "/link 4F7K2Q", "notify": "/notify off", "voice": "/voice on"}
+	examples := map[string]string{"link": "/link 4F7K2Q", "notify": "/notify off", "voice": "/voice on",
+		"find": textmatch.Pick(lang, "/find Матрица", "/find Matrix"), "torrent": textmatch.Pick(lang, "/torrent Интерстеллар", "/torrent Interstellar")}
 	for _, c := range commandList(lang) {
 		b.WriteString("/" + c.Command + " — " + esc(c.Description))
 		if ex, ok := examples[c.Command]; ok {

@@ -96,6 +96,10 @@ func (p *Plugin) command(ctx context.Context, in incoming, cmd, arg string) {
 		p.notifySwitch(ctx, in, arg)
 	case "voice":
 		p.voiceSwitch(ctx, in, arg)
+	case "find", "найти", "найди":
+		p.find(ctx, in, arg)
+	case "torrent", "торрент":
+		p.torrentSearch(ctx, in, arg)
 	default:
 		p.send(ctx, in, esc(txtUnknownCommand.In(in.lang)), nil)
 	}

@@ -189,14 +189,7 @@ func (c *Client) play(m message) error {
 	}
 	p.MediaID, p.Title = media.ID, media.Title
 	m.change = p
-	if c.hub.opt.Play == nil {
-		return c.room.command(m)
-	}
-	players, err := c.room.playTo(m)
-	for _, pl := range players {
-		pl.send(c.hub.playFrameFor(c.ctx, pl, p, media))
-	}
-	return err
+	return c.hub.sendPlay(c.ctx, c.room, m, media)
 }
 
 // playFrameFor is the play message for one player, with its PlayResolver

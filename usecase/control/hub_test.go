@@ -235,3 +235,34 @@ func TestAPlayResolverAnswersEachPlayerWithAnAccount(t *testing.T) {
 	assert.Equal(t, "Heat", got["title"])
 	assert.NotContains(t, got, "play", "a player without an account gets no play token")
 }
+
+func TestPlayFromOutsideTheRoom(t *testing.T) {
+	e := newEnv(t, control.Options{})
+	heat := e.db.Movie("Heat", 1995)
+	folder := e.db.Series("Lost")
+	ann := domain.Caller{UserID: 7, Email: "ann@example.org", Role: domain.RoleUser}
+	bob := domain.Caller{UserID: 8, Email: "bob@example.org", Role: domain.RoleUser}
+
+	_, err := e.hub.Play(context.Background(), ann.Email, ann, heat.ID)
+	assert.ErrorIs(t, err, control.ErrNoPlayer, "nobody in the room")
+	remote := e.join(control.Remote, ann.Email, ann)
+	_, err = e.hub.Play(context.Background(), ann.Email, ann, heat.ID)
+	assert.ErrorIs(t, err, control.ErrNoPlayer, "a remote alone is no player")
+
+	player := e.join(control.Player, ann.Email, ann)
+	_, err = e.hub.Play(context.Background(), ann.Email, bob, heat.ID)
+	assert.ErrorIs(t, err, control.ErrRoomOfAnother)
+	_, err = e.hub.Play(context.Background(), ann.Email, ann, folder.ID)
+	assert.ErrorIs(t, err, domain.ErrNoFile)
+	player.quiet()
+
+	m, err := e.hub.Play(context.Background(), ann.Email, ann, heat.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "Heat", m.Title)
+	assert.Equal(t, map[string]any{"event": "play", "file": fmt.Sprintf("media:%d", heat.ID), "media_id": float64(heat.ID), "title": "Heat"}, player.nextOf())
+	remote.quiet()
+	st, err := e.hub.Status(ann.Email, ann)
+	require.NoError(t, err)
+	assert.Equal(t, domain.PlayPlaying, st.Playback.State)
+	assert.Equal(t, "Heat", st.Playback.Title)
+}

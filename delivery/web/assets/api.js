@@ -3,7 +3,9 @@
 // out only as an Authorization header: never in a URL a page builds, never
 // in an <img> or <video> address. An error body (API.md §0) becomes an
 // ApiError whose readable text is in the page's language; a 401 sends the
-// person to sign in on the home page, which brings them back.
+// person to sign in on the home page, which brings them back, unless the
+// page set its own way to sign in again (onUnauthorized: the Mini App
+// signs in with Telegram's init_data in place).
 import { t, has } from './i18n.js';
 
 const KEY = 'mediateka_token';
@@ -52,9 +54,24 @@ export function signIn() {
   location.assign('/?next=' + encodeURIComponent(location.pathname + location.search));
 }
 
+// What a 401 does: signIn (leave for the home page), or the page's own.
+let unauthorizedHandler = signIn;
+
 /**
- * Calls the API: JSON in (body), JSON out (null for 204). A 401 signs the
- * person out and leaves for the sign-in page. Options: method, body,
+ * Sets what a 401 does instead of signIn (null: signIn again). fn may
+ * sign in again without leaving the page and answer true (or a Promise of
+ * true): the call that met the 401 is then made once more with the new
+ * token. Anything else and the call fails with the 401.
+ */
+export function onUnauthorized(fn) { unauthorizedHandler = fn || signIn; }
+
+/** Runs the 401 handler; true when the person is signed in again in place. */
+export async function unauthorized() { return (await unauthorizedHandler()) === true; }
+
+/**
+ * Calls the API: JSON in (body), JSON out (null for 204). A 401 runs the
+ * 401 handler (onUnauthorized; by default it signs the person out and
+ * leaves for the sign-in page). Options: method, body,
  * signal, keepalive (a last report as the page goes away), blob (the
  * answer as a Blob), signIn: false (a 401 is the caller's to handle: the
  * sign-in page itself), total: true (a list's page and its X-Total-Count,
@@ -80,8 +97,18 @@ export const speech = (mediaId, field, { signal } = {}) =>
   send('/api/tts/stream-audio?' + new URLSearchParams({ media_id: String(mediaId), field }), { signal });
 
 // send makes the request of api() and answers the Response once its status
-// is a success; an error body becomes an ApiError.
+// is a success; an error body becomes an ApiError. A 401 runs the 401
+// handler, and when that signed the person in again the request is made
+// once more.
 async function send(path, opts) {
+  let r = await request(path, opts);
+  if (r.status === 401 && opts.signIn !== false && await unauthorized()) r = await request(path, opts);
+  if (!r.ok) throw await failure(r);
+  return r;
+}
+
+// request makes one request with the token there is now.
+async function request(path, opts) {
   const headers = {};
   if (token()) headers.Authorization = 'Bearer ' + token();
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -93,16 +120,13 @@ async function send(path, opts) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, 'network', t('err.network'));
   }
-  if (!r.ok) throw await failure(r, opts.signIn !== false);
   return r;
 }
 
-async function failure(r, leave) {
+async function failure(r) {
   const body = await r.json().catch(() => null);
   const e = (body && body.error) || {};
-  const err = new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  if (r.status === 401 && leave) signIn();
-  return err;
+  return new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
 }
 
 /** The signed-in account (GET /api/auth/me); opts as for api(). */

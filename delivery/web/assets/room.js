@@ -8,7 +8,7 @@
 // route, which applies the same rules, is asked why. A close with 1008
 // (the token was revoked) is final too. There is never more than one
 // socket: opening one closes the one before.
-import { api, token, signIn } from './api.js';
+import { api, token, unauthorized } from './api.js';
 
 const firstDelay = 500;
 const maxDelay = 30000;
@@ -95,9 +95,19 @@ class RoomConnection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  refused(code) {
+  // refused ends the membership, but a session that ended goes to the
+  // 401 handler first: signed in again in place (the Mini App), the
+  // connection starts over with the new token.
+  async refused(code) {
     this.done = true;
-    if (code === 'unauthorized' || code === 'token_expired') return signIn();
+    if (code === 'unauthorized' || code === 'token_expired') {
+      if (await unauthorized() && !this.closedByCaller) {
+        this.done = false;
+        this.attempt = 0;
+        this.open();
+      }
+      return;
+    }
     this.onState({ state: 'refused', code });
   }
 
@@ -109,6 +119,7 @@ class RoomConnection {
 
   close() {
     this.done = true;
+    this.closedByCaller = true;
     clearTimeout(this.timer);
     removeEventListener('online', this.retryNow);
     document.removeEventListener('visibilitychange', this.onVisible);

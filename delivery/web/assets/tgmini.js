@@ -7,7 +7,7 @@
 // page's sign-in, then the same views. The views are the remote of the
 // account's room, the library (a pick plays on the room's player) and the
 // assistant; Telegram's BackButton goes back to the view before.
-import { api, me, token, keepToken, readable, signIn } from './api.js';
+import { api, me, token, keepToken, readable, signIn, onUnauthorized } from './api.js';
 import { t, applyI18n, currentLang, setLang, onLangChange } from './i18n.js';
 import { initTheme } from './theme.js';
 import { toast, entryTitle } from './ui.js';
@@ -91,6 +91,26 @@ async function offerLink() {
   });
 }
 
+// again is the sign-in with init_data under way after a 401, shared by
+// the calls that met one together.
+let again = null;
+
+/**
+ * The 401 handler inside Telegram: the session ended (expired or
+ * revoked), so sign in again with the launch's init_data and stay here —
+ * the home page's sign-in would lose Telegram's launch parameters. True
+ * when signed in again; otherwise the reason is shown.
+ */
+function signInAgain() {
+  if (!again) {
+    again = api('/api/auth/telegram', { ...quiet, method: 'POST', body: { init_data: host.initData } })
+      .then((body) => { keepToken(body.access_token); return true; })
+      .catch((e) => { $('wait-text').textContent = readable(e); show('wait'); return false; })
+      .finally(() => { again = null; });
+  }
+  return again;
+}
+
 async function start() {
   if (host) host.start(); else initTheme();
   // Telegram's language until the person picks one here.
@@ -101,6 +121,7 @@ async function start() {
     if (!token()) return signIn();
     return open(await me());
   }
+  onUnauthorized(signInAgain);
   try {
     const body = await api('/api/auth/telegram', { ...quiet, method: 'POST', body: { init_data: host.initData } });
     keepToken(body.access_token);

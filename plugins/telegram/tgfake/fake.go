@@ -251,7 +251,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, call Call) {
 }
 
 // result is what a successful call answers: a Message for the send
-// methods, the bot for getMe, true otherwise.
+// methods and editMessageText, the bot for getMe, true otherwise.
 func (s *Server) result(call Call) any {
 	switch call.Method {
 	case "getMe":
@@ -264,6 +264,11 @@ func (s *Server) result(call Call) any {
 		chatID, _ := strconv.ParseInt(call.Fields["chat_id"], 10, 64)
 		return map[string]any{"message_id": id, "date": 1700000000, "chat": map[string]any{"id": chatID, "type": "private"},
 			"text": call.Fields["text"]}
+	case "editMessageText":
+		id, _ := strconv.Atoi(call.Fields["message_id"])
+		chatID, _ := strconv.ParseInt(call.Fields["chat_id"], 10, 64)
+		return map[string]any{"message_id": id, "date": 1700000000, "edit_date": 1700000001,
+			"chat": map[string]any{"id": chatID, "type": "private"}, "text": call.Fields["text"]}
 	}
 	return true
 }
