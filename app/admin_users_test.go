@@ -99,6 +99,8 @@ func TestAdminUsersTab(t *testing.T) {
 	status, _ = api.object(t, "POST", "/api/auth/login", "", map[string]string{"email": "newbie@example.org", "password": "newbie-password"})
 	assert.Equal(t, 401, status, "the old password fails")
 	newbie = ta.login(t, "newbie@example.org", "newbie-second-password")
+	list, _ = api.list(t, newbie, "") // the new password signs in, as an administrator
+	assert.Len(t, list, 4)
 
 	// A Telegram link code, shown with what to send to the bot; the bot
 	// redeems it, and the tab removes the link.
