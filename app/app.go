@@ -88,6 +88,8 @@ type useCases struct {
 	// telegram is the Mini App login and the account links; the bot
 	// redeems /link codes and finds linked accounts through it.
 	telegram *auth.Telegram
+	// users is the administrators' user management (API.md §7).
+	users *auth.UserAdmin
 }
 
 // New builds the whole application; nothing listens and no component
@@ -216,7 +218,7 @@ func newUseCases(ctx context.Context, cfg config.Config, repos repositories, log
 	}
 	g := cfg.GoogleOAuth
 	tg := auth.NewTelegram(svc, repos.users, auth.TelegramOptions{BotToken: cfg.TelegramBotToken, MaxAge: cfg.Auth.TelegramInitDataTTL.D()})
-	return useCases{auth: svc, telegram: tg, google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
+	return useCases{auth: svc, telegram: tg, users: auth.NewUserAdmin(svc.Accounts, repos.users, tg), google: auth.NewGoogle(svc, repos.users, auth.GoogleConfig{
 		ClientID: g.ClientID, ClientSecret: g.ClientSecret, RedirectURI: g.RedirectURI,
 		AuthURL: g.AuthURL, TokenURL: g.TokenURL, UserinfoURL: g.UserinfoURL,
 		AllowedEmails: g.AllowedEmails, StateTTL: cfg.Auth.OAuthStateTTL.D(), MaxPending: cfg.Auth.OAuthMaxPending,

@@ -13,7 +13,7 @@ import (
 // deliveryDeps are the use cases the HTTP delivery calls, and the rooms'
 // routes it mounts.
 func deliveryDeps(uc useCases, lib libraryParts, ai aiParts, ch chatUseCases, ctl controlParts) deliveryhttp.Deps {
-	d := deliveryhttp.Deps{Auth: uc.auth, Google: uc.google, Telegram: uc.telegram, Chat: ch.chat, Admin: ch.admin, Keys: ai.keys,
+	d := deliveryhttp.Deps{Auth: uc.auth, Google: uc.google, Telegram: uc.telegram, Users: uc.users, Chat: ch.chat, Admin: ch.admin, Keys: ai.keys,
 		Catalog: lib.catalog, Library: lib.library, Events: lib.events, Control: ctl.ws, Watching: lib.watching,
 		RAG: lib.rag}
 	if lib.classify != nil {

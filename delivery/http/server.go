@@ -86,6 +86,9 @@ type Deps struct {
 	// TelegramWebhook receives the bot's updates in webhook mode at
 	// TelegramWebhookPath; nil: no such route.
 	TelegramWebhook nethttp.Handler
+	// Users is the administrators' user management (/api/admin/users,
+	// API.md §7); nil: no such routes.
+	Users UserAdmin
 }
 
 // Routes are routes that live in a delivery package of their own and
@@ -187,6 +190,7 @@ func (s *Server) routes() {
 	s.mountAuth(s.app.Group("/api/auth"))
 	s.mountChat()
 	s.mountAdmin()
+	s.mountAdminUsers()
 	s.mountKeys()
 	s.mountMedia(s.app)
 	s.mountMediaAdmin(s.app)

@@ -60,8 +60,8 @@ type NewUser struct {
 func (a *Accounts) CreateUser(ctx context.Context, n NewUser) (domain.User, error) {
 	email := domain.NormalizeEmail(n.Email)
 	fields := map[string]string{}
-	if addr, err := mail.ParseAddress(email); err != nil || addr.Address != email {
-		fields["email"] = "must be an e-mail address"
+	if why := emailProblem(email); why != "" {
+		fields["email"] = why
 	}
 	if n.Password != "" {
 		if why := passwordProblem(n.Password); why != "" {
@@ -111,6 +111,14 @@ func (a *Accounts) storePassword(ctx context.Context, u domain.User, password st
 	u.PasswordHash = hash
 	u.TokenVersion++
 	return a.users.Update(ctx, u)
+}
+
+// emailProblem says what is wrong with a normalised e-mail address, or "".
+func emailProblem(email string) string {
+	if addr, err := mail.ParseAddress(email); err != nil || addr.Address != email {
+		return "must be an e-mail address"
+	}
+	return ""
 }
 
 // passwordProblem says what is wrong with a new password, or "".

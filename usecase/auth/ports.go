@@ -34,3 +34,28 @@ type TelegramUsers interface {
 	// TelegramLinked lists every account linked to a Telegram user.
 	TelegramLinked(ctx context.Context) ([]domain.User, error)
 }
+
+// ManagedUsers is what user administration needs from the users
+// repository: pages of accounts, and changes whose rules about the other
+// administrators are judged inside the same write transaction as the
+// change, so two administrators demoting each other at once cannot leave
+// the server without one.
+type ManagedUsers interface {
+	ByID(ctx context.Context, id int64) (domain.User, error)
+	List(ctx context.Context, limit, offset int) ([]domain.User, error)
+	Count(ctx context.Context) (int64, error)
+	// Change loads account id and counts the administrators other than
+	// it, then stores what fn returns, all in one write transaction; an
+	// error of fn is returned and nothing is written. Unknown id: NotFound.
+	Change(ctx context.Context, id int64, fn func(u domain.User, otherAdmins int64) (domain.User, error)) (domain.User, error)
+	// Remove deletes account id if check, called in the same write
+	// transaction with the account and the count of the other
+	// administrators, agrees. Unknown id: NotFound.
+	Remove(ctx context.Context, id int64, check func(u domain.User, otherAdmins int64) error) error
+}
+
+// LinkCoder issues the codes a person sends to the bot as /link <code>
+// (Telegram.NewLinkCode: the one place codes are made).
+type LinkCoder interface {
+	NewLinkCode(ctx context.Context, u domain.User) (LinkCode, error)
+}
