@@ -255,3 +255,28 @@ func TestReportsAreWrittenWholeOrNotAtAll(t *testing.T) {
 	_, err = d.ReadReport("report_b.md", 1<<20)
 	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
 }
+
+// TestRedactionReachesIntoListsAndMaps: a secret inside a list, a map or
+// a struct is masked too, by key and by value.
+func TestRedactionReachesIntoListsAndMaps(t *testing.T) {
+	const pw = "hunter2-very-secret"
+	log, _, d := newLogged(t, pw)
+	type creds struct {
+		User     string `json:"user"`
+		Password string `json:"password"`
+		Note     string `json:"note"`
+	}
+	log.Info("cmd", "args", []string{"--password", pw}, "headers", map[string]string{"Authorization": "Bearer abc.def.ghi", "Accept": "x"},
+		"nested", map[string]any{"list": []any{map[string]string{"api_key": "k-123456"}, "see " + pw}},
+		"creds", creds{User: "ann", Password: "pw-123456", Note: "was " + pw}, "big", uint64(1<<63+1))
+	got := string(readActive(t, d))
+	for _, leak := range []string{pw, "abc.def.ghi", "k-123456", "pw-123456"} {
+		assert.NotContains(t, got, leak)
+	}
+	assert.Contains(t, got, `"args":["--password","***"]`)
+	assert.Contains(t, got, `"Authorization":"***"`)
+	assert.Contains(t, got, `"Accept":"x"`)
+	assert.Contains(t, got, `"user":"ann"`)
+	assert.Contains(t, got, `"note":"was ***"`)
+	assert.Contains(t, got, `"big":9223372036854775809`, "numbers stay exact")
+}
