@@ -109,9 +109,7 @@ func (d *Dir) LineCount(name string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("stat %s: %w", name, err)
 	}
-	d.lines.mu.Lock()
-	c, ok := d.lines.m[name]
-	d.lines.mu.Unlock()
+	c, ok := d.lines.get(name)
 	if !ok || !os.SameFile(c.id, fi) || fi.Size() < c.offset {
 		c = lineCount{id: fi}
 	}
@@ -121,9 +119,7 @@ func (d *Dir) LineCount(name string) (int, error) {
 	}
 	c.newlines += n
 	c.offset += read
-	d.lines.mu.Lock()
-	d.lines.m[name] = c
-	d.lines.mu.Unlock()
+	d.lines.put(name, c)
 	if read == 0 && c.offset > 0 { // nothing new: look at the last byte
 		var b [1]byte
 		if _, err := f.ReadAt(b[:], c.offset-1); err == nil {

@@ -242,16 +242,52 @@ func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 }
 
 // lineCache remembers how many lines each file had up to an offset, so
-// the count of the growing active file costs only its new bytes.
+// the count of the growing active file costs only its new bytes. It holds
+// at most maxCounted files, the least recently asked about going first:
+// names come from requests, and a folder of many backups must not make it
+// grow without end.
 type lineCache struct {
-	mu sync.Mutex
-	m  map[string]lineCount
+	mu   sync.Mutex
+	m    map[string]lineCount
+	tick uint64
 }
+
+// maxCounted bounds the line cache; the active file is asked about most,
+// so it stays.
+const maxCounted = 64
 
 type lineCount struct {
 	id       os.FileInfo
 	offset   int64
 	newlines int
+	used     uint64
+}
+
+func (c *lineCache) get(name string) (lineCount, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lc, ok := c.m[name]
+	return lc, ok
+}
+
+// put keeps a copy of name: the caller's string may share memory that is
+// reused after the call (a web framework's request buffer), and a map
+// key that changes under the map is both a wrong entry and a data race.
+func (c *lineCache) put(name string, lc lineCount) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick++
+	lc.used = c.tick
+	if _, ok := c.m[name]; !ok && len(c.m) >= maxCounted {
+		oldest, first := "", true
+		for k, v := range c.m {
+			if first || v.used < c.m[oldest].used {
+				oldest, first = k, false
+			}
+		}
+		delete(c.m, oldest)
+	}
+	c.m[strings.Clone(name)] = lc
 }
 
 func (c *lineCache) forget(name string) {
