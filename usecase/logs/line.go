@@ -48,34 +48,9 @@ func parseLine(raw []byte, red *domain.Redactor) Line {
 		delete(m, "msg")
 	}
 	if len(m) > 0 {
-		l.Attrs = redactMap(m, red)
+		l.Attrs = red.Map(m) // the logger's rule, at any depth
 	}
 	return l
-}
-
-// redactMap masks sensitive keys and scrubs secret values, nested maps too.
-func redactMap(m map[string]any, red *domain.Redactor) map[string]any {
-	for k, v := range m {
-		switch x := v.(type) {
-		case string:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			} else {
-				m[k] = red.Scrub(x)
-			}
-		case map[string]any:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			} else {
-				m[k] = redactMap(x, red)
-			}
-		default:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			}
-		}
-	}
-	return m
 }
 
 // levelName is slog's level text in lower case (INFO → info, WARN+2 →

@@ -155,3 +155,17 @@ func TestStatsCountTheLastDay(t *testing.T) {
 	assert.Equal(t, 0, st.ReportCount)
 	assert.Positive(t, st.TotalSizeBytes)
 }
+
+// TestReadMasksSecretsInsideLists: a line the logger did not write (or
+// wrote before its rule reached into lists) shows no secret in a read,
+// however deep.
+func TestReadMasksSecretsInsideLists(t *testing.T) {
+	f := newFixture(t, false)
+	f.write(t, "old.log", `{"time":"2026-01-02T03:04:05Z","level":"INFO","msg":"cmd","args":["--password","`+secret+`"],`+
+		`"hops":[{"token":"tok-123456","host":"a"},[{"cookie":"c-123456"}]]}`+"\n")
+	p, err := f.svc.Read(context.Background(), logs.Query{Filename: "old.log", Tail: 10})
+	require.NoError(t, err)
+	require.Len(t, p.Lines, 1)
+	assert.Equal(t, map[string]any{"args": []any{"--password", "***"},
+		"hops": []any{map[string]any{"token": "***", "host": "a"}, []any{map[string]any{"cookie": "***"}}}}, p.Lines[0].Attrs)
+}
