@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"mediateka/domain"
 )
@@ -26,7 +28,9 @@ type Query struct {
 	// Level keeps records of this level or above (debug, info, warn,
 	// error); "" keeps every line.
 	Level string
-	// Q keeps lines that contain it, case-insensitively.
+	// Q keeps lines whose message or an attribute value contains it,
+	// case-insensitively, as the read shows them (secrets masked); for a
+	// line that is not a record, its (masked) text.
 	Q string
 	// Since and Until keep records timed within [Since, Until]; zero is
 	// no bound.
@@ -45,12 +49,14 @@ type Page struct {
 type filter struct {
 	min          slog.Level
 	byLevel      bool
-	q            []byte
+	q            string // lower case; "" is no q filter
+	rawFirst     bool   // a line whose raw bytes lack q cannot match
+	red          *domain.Redactor
 	since, until time.Time
 }
 
-func newFilter(q Query) (filter, error) {
-	f := filter{since: q.Since, until: q.Until}
+func newFilter(q Query, red *domain.Redactor) (filter, error) {
+	f := filter{since: q.Since, until: q.Until, red: red}
 	if q.Level != "" {
 		l, ok := levelRank(strings.ToLower(q.Level))
 		if !ok {
@@ -62,7 +68,15 @@ func newFilter(q Query) (filter, error) {
 		return f, domain.ErrInvalid("until is before since", map[string]string{"until": "must not be before since"})
 	}
 	if q.Q != "" {
-		f.q = bytes.ToLower([]byte(q.Q))
+		f.q = strings.ToLower(q.Q)
+		// The masked, decoded text a line shows is its raw bytes with
+		// secrets replaced by *** and JSON escapes undone; a q without '*'
+		// and without anything JSON escapes can only be in it if it is in
+		// the raw bytes, so those are looked at first (and cheaply).
+		f.rawFirst = !strings.ContainsFunc(f.q, func(r rune) bool {
+			return r == '*' || r == '"' || r == '\\' || r == '<' || r == '>' || r == '&' || r < 0x20 ||
+				r == 0x7f || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+		})
 	}
 	return f, nil
 }
@@ -92,18 +106,53 @@ func (f filter) match(raw []byte) (ok, before bool) {
 			}
 		}
 	}
-	if f.q != nil && !containsFold(raw, f.q) {
-		return false, false
+	if f.q != "" {
+		if f.rawFirst && !bytes.Contains(bytes.ToLower(raw), []byte(f.q)) {
+			return false, false
+		}
+		if !f.shows(parseLine(raw, f.red)) {
+			return false, false
+		}
 	}
 	return true, false
 }
 
-// containsFold is a case-insensitive Contains for an ASCII-lowered needle.
-func containsFold(hay, lowNeedle []byte) bool {
-	if len(lowNeedle) == 0 {
+// shows tells whether q is in what the read shows of l: its message and
+// its attribute values (not the keys, time or level), secrets masked —
+// so q cannot be used to guess a masked value one character at a time.
+func (f filter) shows(l Line) bool {
+	if l.Msg == nil && l.Attrs == nil && l.Raw != "" {
+		return strings.Contains(strings.ToLower(l.Raw), f.q)
+	}
+	if l.Msg != nil && strings.Contains(strings.ToLower(*l.Msg), f.q) {
 		return true
 	}
-	return bytes.Contains(bytes.ToLower(hay), lowNeedle)
+	return valueHas(l.Attrs, f.q)
+}
+
+// valueHas looks for q in the values of a decoded JSON value.
+func valueHas(v any, q string) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(strings.ToLower(x), q)
+	case float64:
+		return strings.Contains(strconv.FormatFloat(x, 'f', -1, 64), q)
+	case bool:
+		return strings.Contains(strconv.FormatBool(x), q)
+	case map[string]any:
+		for _, e := range x {
+			if valueHas(e, q) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if valueHas(e, q) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Read returns the lines of a log file the query asks for. The tail of a
@@ -113,7 +162,7 @@ func (s *Service) Read(_ context.Context, q Query) (Page, error) {
 	if err := CheckName(q.Filename); err != nil {
 		return Page{}, err
 	}
-	f, err := newFilter(q)
+	f, err := newFilter(q, s.opt.Redactor)
 	if err != nil {
 		return Page{}, err
 	}

@@ -169,3 +169,28 @@ func TestReadMasksSecretsInsideLists(t *testing.T) {
 	assert.Equal(t, map[string]any{"args": []any{"--password", "***"},
 		"hops": []any{map[string]any{"token": "***", "host": "a"}, []any{map[string]any{"cookie": "***"}}}}, p.Lines[0].Attrs)
 }
+
+// TestQMatchesWhatTheReadShows: q looks at the masked message and
+// attribute values, so it cannot guess a secret one character at a time,
+// and a key, the level or the time do not match by themselves.
+func TestQMatchesWhatTheReadShows(t *testing.T) {
+	f := newFixture(t, false)
+	f.write(t, "app.log", `{"time":"2026-01-02T03:04:05Z","level":"INFO","msg":"login","password":"pw-guessable","user":"ann"}`+"\n"+
+		`{"time":"2026-01-02T03:04:06Z","level":"INFO","msg":"http","status":200,"ok":true,"tags":["Quoted \"x\""]}`+"\n"+
+		"panic: trace with "+secret+"\n")
+	read := func(q string) []string {
+		p, err := f.svc.Read(context.Background(), logs.Query{Filename: "app.log", Tail: 100, Q: q})
+		require.NoError(t, err)
+		return msgs(p)
+	}
+	for _, guess := range []string{"pw-g", "pw-guessable", secret[:6], secret} {
+		assert.Empty(t, read(guess), "a masked value cannot be found: %q", guess)
+	}
+	assert.Equal(t, []string{"login"}, read("ANN"), "attribute values, any case")
+	assert.Equal(t, []string{"login", "raw:panic: trace with ***"}, read("***"), "the mask itself is what shows")
+	assert.Empty(t, read("password"), "keys are not searched")
+	assert.Empty(t, read("level"))
+	assert.Empty(t, read("2026-01-02"), "nor the time")
+	assert.Equal(t, []string{"http"}, read("200"), "numbers as they read")
+	assert.Equal(t, []string{"http"}, read(`quoted "x"`), "escaped text as it reads, inside lists")
+}
