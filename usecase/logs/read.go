@@ -85,12 +85,19 @@ func newFilter(q Query, red *domain.Redactor) (filter, error) {
 // that are not records never match.
 func (f filter) timed() bool { return f.byLevel || !f.since.IsZero() || !f.until.IsZero() }
 
-// match tells whether raw passes; before is true for a record older than
-// Since (reading backwards, everything further is older still).
+// match tells whether raw passes; before is true for a record timed
+// before Since (reading backwards, everything further is older still, as
+// long as the file is in time order, as the logger writes it).
 func (f filter) match(raw []byte) (ok, before bool) {
 	if f.timed() {
 		t, lvl, isRecord := timeLevel(raw)
 		if !isRecord {
+			return false, false
+		}
+		if t.IsZero() && (!f.since.IsZero() || !f.until.IsZero()) {
+			// A record without a time is not within any bounds, and says
+			// nothing about the records before it: only a set time that is
+			// older than since ends a backward read.
 			return false, false
 		}
 		if !f.since.IsZero() && t.Before(f.since) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,4 +194,22 @@ func TestQMatchesWhatTheReadShows(t *testing.T) {
 	assert.Empty(t, read("2026-01-02"), "nor the time")
 	assert.Equal(t, []string{"http"}, read("200"), "numbers as they read")
 	assert.Equal(t, []string{"http"}, read(`quoted "x"`), "escaped text as it reads, inside lists")
+}
+
+// TestSinceReadsPastARecordWithoutTime: a JSON line without a time in
+// the middle of the tail does not end the backward read early.
+func TestSinceReadsPastARecordWithoutTime(t *testing.T) {
+	f := newFixture(t, false)
+	var b strings.Builder
+	for i := range 6 {
+		if i == 4 {
+			b.WriteString(`{"level":"INFO","msg":"no time"}` + "\n")
+		}
+		fmt.Fprintf(&b, `{"time":"2026-01-02T03:04:0%dZ","level":"INFO","msg":"at %d"}`+"\n", i, i)
+	}
+	f.write(t, "app.log", b.String())
+	p, err := f.svc.Read(context.Background(), logs.Query{Filename: "app.log", Tail: 10,
+		Since: time.Date(2026, 1, 2, 3, 4, 2, 0, time.UTC)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"at 2", "at 3", "at 4", "at 5"}, msgs(p), "the timeless record is left out, the older ones still read")
 }
