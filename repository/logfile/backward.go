@@ -12,7 +12,9 @@ import (
 const blockSize = 64 << 10
 
 // MaxLine bounds one line as the readers hand it out: a longer line is cut
-// (keeping its end when read backwards, its start when read forwards).
+// to its first MaxLine bytes, whichever way it is read, so a record keeps
+// its time and level (which slog writes first) and the same line reads
+// the same from the end as from the start.
 const MaxLine = 1 << 20
 
 // ErrCompressed is ReadBackward's answer for a .gz file, which can only
@@ -70,8 +72,8 @@ func backward(r io.ReaderAt, size int64, fn func([]byte) bool) error {
 			end = i
 		}
 		carry = data[:end]
-		if len(carry) > MaxLine { // an overlong line: keep its end
-			carry = carry[len(carry)-MaxLine:]
+		if len(carry) > MaxLine { // an overlong line: keep its start, which the next block comes before
+			carry = carry[:MaxLine]
 		}
 	}
 	emit(carry, fn)
@@ -80,6 +82,7 @@ func backward(r io.ReaderAt, size int64, fn func([]byte) bool) error {
 
 func emit(line []byte, fn func([]byte) bool) bool {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	line = line[:min(len(line), MaxLine)]
 	if len(line) == 0 {
 		return true
 	}

@@ -280,3 +280,16 @@ func TestRedactionReachesIntoListsAndMaps(t *testing.T) {
 	assert.Contains(t, got, `"note":"was ***"`)
 	assert.Contains(t, got, `"big":9223372036854775809`, "numbers stay exact")
 }
+
+// TestBackwardKeepsTheStartOfAnOverlongLine: a line over MaxLine is cut
+// to its first MaxLine bytes, as a forward read cuts it, wherever its
+// block edges fall.
+func TestBackwardKeepsTheStartOfAnOverlongLine(t *testing.T) {
+	for _, size := range []int{MaxLine + 1, MaxLine + blockSize/2, 3*MaxLine + 17} {
+		long := "HEAD" + strings.Repeat("m", size-8) + "TAIL"
+		got := backwardLines(t, "first\n"+long+"\nlast\n")
+		require.Len(t, got, 3)
+		assert.Equal(t, long[:MaxLine], got[1], "size %d", size)
+		assert.Equal(t, []string{"first", "last"}, []string{got[0], got[2]})
+	}
+}

@@ -217,7 +217,8 @@ func (s *Service) head(name string, f filter, limit int) ([][]byte, error) {
 	return out, readErr(name, err)
 }
 
-// maxLineShown cuts a line as a read shows it.
+// maxLineShown cuts a line as a read shows it, to its first bytes
+// whichever way it is read.
 const maxLineShown = 64 << 10
 
 // tailBackward is the last limit matching lines of a plain file.
@@ -229,7 +230,7 @@ func (s *Service) tailBackward(name string, f filter, limit int) ([][]byte, erro
 			return false
 		}
 		if ok {
-			out = append(out, bytes.Clone(line[max(0, len(line)-maxLineShown):]))
+			out = append(out, bytes.Clone(line[:min(len(line), maxLineShown)])) // its start, as head keeps
 		}
 		return len(out) < limit
 	})

@@ -213,3 +213,23 @@ func TestSinceReadsPastARecordWithoutTime(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"at 2", "at 3", "at 4", "at 5"}, msgs(p), "the timeless record is left out, the older ones still read")
 }
+
+// TestALongLineReadsTheSameBothWays: a line over the 64 KiB a read shows
+// keeps its start from the end as from the start, so a record keeps its
+// time and level (and the level filter still finds it).
+func TestALongLineReadsTheSameBothWays(t *testing.T) {
+	f := newFixture(t, false)
+	long := `{"time":"2026-01-02T03:04:05Z","level":"ERROR","msg":"huge","blob":"` + strings.Repeat("b", 100<<10) + `"}`
+	f.write(t, "app.log", `{"time":"2026-01-02T03:04:04Z","level":"INFO","msg":"before"}`+"\n"+long+"\n")
+	var got []string
+	for _, q := range []logs.Query{{Tail: 1}, {Tail: 0}, {Tail: 5, Level: "error"}} {
+		q.Filename = "app.log"
+		p, err := f.svc.Read(context.Background(), q)
+		require.NoError(t, err)
+		require.NotEmpty(t, p.Lines)
+		got = append(got, p.Lines[len(p.Lines)-1].Raw)
+	}
+	assert.Equal(t, long[:64<<10], got[0], "the tail keeps the start")
+	assert.Equal(t, got[0], got[1], "the same from the start")
+	assert.Equal(t, got[0], got[2])
+}
