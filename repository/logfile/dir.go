@@ -71,7 +71,8 @@ func list(dir string) ([]domain.LogFile, error) {
 
 // resolve is the path of name inside dir: a regular file, or a symlink
 // whose target is inside dir (anything else leading out is
-// ErrInvalidFilename); absent is ErrLogFileNotFound. name must be bare.
+// ErrInvalidFilename); absent, or not a regular file (a directory, also
+// one a symlink leads to), is ErrLogFileNotFound. name must be bare.
 func resolve(dir, name string) (string, error) {
 	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") || name == "." || name == ".." {
 		return "", domain.ErrInvalidFilename
@@ -101,6 +102,9 @@ func resolve(dir, name string) (string, error) {
 	rel, err := filepath.Rel(realDir, target)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", domain.ErrInvalidFilename
+	}
+	if tfi, err := os.Stat(target); err != nil || !tfi.Mode().IsRegular() {
+		return "", domain.ErrLogFileNotFound // a folder (dir.log → reports), a device: no log file
 	}
 	return target, nil
 }

@@ -17,6 +17,14 @@ import (
 // still running.
 var ErrAnalysisRunning = domain.NewError(domain.KindConflict, "analysis_running", "an analysis of this file is already running")
 
+// errShuttingDown is the answer to an analysis asked for once the server
+// has begun to stop: no analysis runs, but not because of another one.
+var errShuttingDown = domain.ErrUnavailable("unavailable", "the server is shutting down", nil)
+
+// maxAnalysedName is the longest file name whose report name
+// (report_<name>_<time>.md) still fits in the 255 bytes of a file name.
+var maxAnalysedName = 255 - len(ReportName("", time.Time{}))
+
 // counts are an analysis run's counters, carried into its end event.
 type counts struct {
 	Filename  string
@@ -37,6 +45,10 @@ const summaryInstruction = "You read the statistics of a media server's log for 
 func (s *Service) Analyze(_ context.Context, name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
+	}
+	if len(name) > maxAnalysedName {
+		return "", domain.ErrInvalid("filename is too long to name its report",
+			map[string]string{"filename": fmt.Sprintf("at most %d bytes to be analysed", maxAnalysedName)})
 	}
 	fi, err := s.folder.Stat(name)
 	if err != nil {
@@ -70,7 +82,7 @@ func (s *Service) runner(name string) (*job.Runner[counts, string], error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stop {
-		return nil, ErrAnalysisRunning
+		return nil, errShuttingDown
 	}
 	r, ok := s.jobs[name]
 	if !ok {
