@@ -233,3 +233,39 @@ func TestALongLineReadsTheSameBothWays(t *testing.T) {
 	assert.Equal(t, got[0], got[1], "the same from the start")
 	assert.Equal(t, got[0], got[2])
 }
+
+// vanishing is the log folder with rotation deleting a backup right
+// after the listing.
+type vanishing struct {
+	*logfile.Dir
+	gone string
+}
+
+func (v vanishing) List() ([]domain.LogFile, error) {
+	files, err := v.Dir.List()
+	_ = os.Remove(filepath.Join(v.Path(), v.gone))
+	return files, err
+}
+
+// TestClearAllSkipsAFileRotatedAway: a backup deleted between the
+// listing and its turn does not stop the files after it being cleared.
+func TestClearAllSkipsAFileRotatedAway(t *testing.T) {
+	f := newFixture(t, false)
+	old := time.Now().Add(-time.Hour)
+	for i, name := range []string{"a.log", "b.log", "c.log"} {
+		f.write(t, name, "line\n")
+		at := old.Add(time.Duration(i) * time.Minute)
+		require.NoError(t, os.Chtimes(filepath.Join(f.dir.Path(), name), at, at))
+	}
+	svc := logs.New(vanishing{Dir: f.dir, gone: "b.log"}, nil, logs.Options{})
+	cleared, err := svc.Clear(context.Background(), "")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"a.log", "c.log"}, cleared)
+	for _, name := range []string{"a.log", "c.log"} {
+		fi, err := os.Stat(filepath.Join(f.dir.Path(), name))
+		require.NoError(t, err)
+		assert.Zero(t, fi.Size(), name)
+	}
+	_, err = svc.Clear(context.Background(), "b.log")
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound, "one file asked for by name is still 404")
+}
