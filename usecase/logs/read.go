@@ -58,7 +58,7 @@ type filter struct {
 func newFilter(q Query, red *domain.Redactor) (filter, error) {
 	f := filter{since: q.Since, until: q.Until, red: red}
 	if q.Level != "" {
-		l, ok := levelRank(strings.ToLower(q.Level))
+		l, ok := queryLevel(q.Level)
 		if !ok {
 			return f, domain.ErrInvalid("level is not a log level", map[string]string{"level": "must be debug, info, warn or error"})
 		}
@@ -79,6 +79,23 @@ func newFilter(q Query, red *domain.Redactor) (filter, error) {
 		})
 	}
 	return f, nil
+}
+
+// queryLevel is the level a client may ask for: debug, info, warn (or
+// warning) or error, in any case. slog's own parser also takes offsets
+// (warn+2, INFO-4), which the API does not offer.
+func queryLevel(s string) (slog.Level, bool) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info":
+		return slog.LevelInfo, true
+	case "warn", "warning":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return 0, false
 }
 
 // timed reports whether the filter looks at times or levels, which lines

@@ -81,8 +81,11 @@ func TestReadFilters(t *testing.T) {
 	assert.Len(t, read(logs.Query{Since: time.Now().Add(-time.Hour)}), 5, "records only: a raw line has no time")
 	assert.Empty(t, read(logs.Query{Until: time.Now().Add(-time.Hour)}))
 
-	_, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Level: "loud"})
-	assert.ErrorIs(t, err, domain.ErrInvalid("", nil))
+	for _, level := range []string{"loud", "warn+2", "INFO-4", "DEBUG+1", " info"} {
+		_, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Level: level})
+		assert.ErrorIs(t, err, domain.ErrInvalid("", nil), "level %q", level)
+	}
+	assert.Len(t, read(logs.Query{Level: "Debug"}), 5, "any case")
 	_, err = f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Since: time.Now(), Until: time.Now().Add(-time.Hour)})
 	assert.ErrorIs(t, err, domain.ErrInvalid("", nil))
 	_, err = f.svc.Read(context.Background(), logs.Query{Filename: "absent.log"})
