@@ -221,8 +221,8 @@ func (d *Dir) ReadReport(name string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
-// WriteReport writes a report whole or not at all: into a temporary file
-// that is renamed to name once write succeeded.
+// WriteReport writes a report whole or not at all: into a temporary file,
+// synced to the disk, that is renamed to name once write succeeded.
 func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 	if name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") {
 		return domain.ErrInvalidFilename
@@ -233,6 +233,12 @@ func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	err = write(tmp)
+	if err == nil {
+		// On the disk before the name: after a crash the rename may have
+		// happened while the data had not, leaving an empty or partial
+		// report under its final name.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
