@@ -86,6 +86,9 @@ func resolve(dir, name string) (string, error) {
 		return "", fmt.Errorf("stat %s: %w", name, err)
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 {
+		// Not a link: name is a bare name (checked above), so this entry
+		// sits directly in dir, whatever dir itself is (a symlinked log
+		// folder included): there is nowhere outside it could lead.
 		if !fi.Mode().IsRegular() {
 			return "", domain.ErrLogFileNotFound
 		}

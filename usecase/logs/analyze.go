@@ -54,13 +54,15 @@ func (s *Service) Analyze(_ context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r, err := s.runner(name)
-	if err != nil {
-		return "", err
-	}
 	started := s.opt.Now().UTC()
 	report := ReportName(name, started)
 	c := counts{Filename: name, Report: report}
+	s.mu.Lock()
+	defer s.mu.Unlock() // held across Start, so a runner seen idle below is idle
+	r, err := s.runnerLocked(name)
+	if err != nil {
+		return "", err
+	}
 	err = r.Start(context.Background(), job.Job[counts, string]{ID: report, Counters: c,
 		Work: func(ctx context.Context, p *job.Progress[counts, string]) error {
 			return s.analyze(ctx, fi, report, started, p)
@@ -77,12 +79,20 @@ func ReportName(file string, t time.Time) string {
 	return "report_" + file + "_" + t.UTC().Format("20060102T150405.000Z") + ".md"
 }
 
-// runner is the file's analysis runner, made on first use.
-func (s *Service) runner(name string) (*job.Runner[counts, string], error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// runnerLocked is the file's analysis runner, made on first use. The
+// runners of other files that are not running are dropped first, so the
+// map holds the analyses going on (and this file's), not every name ever
+// analysed. This file's own runner is kept, idle or not: its lock orders
+// a run's end event before the next run's start. The caller holds s.mu
+// until it has started the run.
+func (s *Service) runnerLocked(name string) (*job.Runner[counts, string], error) {
 	if s.stop {
 		return nil, errShuttingDown
+	}
+	for n, r := range s.jobs {
+		if n != name && !r.Running() {
+			delete(s.jobs, n)
+		}
 	}
 	r, ok := s.jobs[name]
 	if !ok {

@@ -53,8 +53,9 @@ func parseLine(raw []byte, red *domain.Redactor) Line {
 	return l
 }
 
-// levelName is slog's level text in lower case (INFO → info, WARN+2 →
-// warn+2); an unknown text is kept, lower-cased.
+// levelName lower-cases a level as the record wrote it (INFO → info,
+// WARN+2 → warn+2). It only changes the case: it does not check that the
+// text is a level, and "warning" stays "warning".
 func levelName(s string) string {
 	return strings.ToLower(s)
 }

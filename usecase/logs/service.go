@@ -40,7 +40,7 @@ type Service struct {
 	log    *slog.Logger
 
 	mu   sync.Mutex
-	jobs map[string]*job.Runner[counts, string] // one analysis runner per file
+	jobs map[string]*job.Runner[counts, string] // the runners of the files being analysed
 	stop bool
 }
 
