@@ -272,3 +272,52 @@ func TestClearAllSkipsAFileRotatedAway(t *testing.T) {
 	_, err = svc.Clear(context.Background(), "b.log")
 	assert.ErrorIs(t, err, domain.ErrLogFileNotFound, "one file asked for by name is still 404")
 }
+
+// gzipped is content compressed as lumberjack writes a backup.
+func gzipped(t *testing.T, content string) string {
+	t.Helper()
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	_, err := z.Write([]byte(content))
+	require.NoError(t, err)
+	require.NoError(t, z.Close())
+	return gz.String()
+}
+
+// TestFiltersAndStatsOnACompressedBackup: since, until and level work on
+// a .gz (read from its start), and stats count its last day.
+func TestFiltersAndStatsOnACompressedBackup(t *testing.T) {
+	f := newFixture(t, false)
+	now := time.Now().UTC().Truncate(time.Second)
+	var b strings.Builder
+	for i := range 10 {
+		level := "INFO"
+		if i%3 == 0 {
+			level = "ERROR"
+		}
+		at := now.Add(time.Duration(i-40) * time.Hour) // 40 h ago … 31 h ago
+		if i >= 5 {
+			at = now.Add(time.Duration(i-10) * time.Hour) // 5 h ago … 1 h ago
+		}
+		fmt.Fprintf(&b, `{"time":%q,"level":%q,"msg":"m%d"}`+"\n", at.Format(time.RFC3339), level, i)
+	}
+	b.WriteString("not a record\n")
+	name := "mediateka-2026-01-02T03-04-05.000.log.gz"
+	f.write(t, name, gzipped(t, b.String()))
+	read := func(q logs.Query) []string {
+		q.Filename = name
+		p, err := f.svc.Read(context.Background(), q)
+		require.NoError(t, err)
+		return msgs(p)
+	}
+	assert.Equal(t, []string{"m5", "m6", "m7", "m8", "m9"}, read(logs.Query{Tail: 100, Since: now.Add(-6 * time.Hour)}))
+	assert.Equal(t, []string{"m8", "m9"}, read(logs.Query{Tail: 2, Since: now.Add(-6 * time.Hour)}))
+	assert.Equal(t, []string{"m0", "m3"}, read(logs.Query{Tail: 100, Level: "error", Until: now.Add(-24 * time.Hour)}))
+	assert.Equal(t, []string{"m6", "m9"}, read(logs.Query{Tail: 0, Level: "ERROR", Since: now.Add(-6 * time.Hour)}))
+
+	st, err := f.svc.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"debug": 0, "info": 3, "warn": 0, "error": 2}, st.ByLevel, "the last 24 h of the .gz")
+	assert.Equal(t, 2, st.ErrorsLast24h)
+	assert.Equal(t, 1, st.FileCount)
+}
