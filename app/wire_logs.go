@@ -17,7 +17,7 @@ import (
 // returns is also how the logs API clears the active file.
 func newLogger(cfg config.Config, stderr io.Writer, redact *domain.Redactor) (*slog.Logger, *logfile.Writer, error) {
 	return logfile.NewLogger(logfile.Options{Dir: cfg.LogDir, Level: cfg.Log.Level, MaxSizeMB: cfg.Log.MaxSizeMB,
-		MaxBackups: cfg.Log.MaxBackups, Stderr: stderr, Redactor: redact})
+		MaxBackups: cfg.Log.MaxBackups, Compress: cfg.Log.Compress, Stderr: stderr, Redactor: redact})
 }
 
 // newLogs builds the administrator's logs use case over the log folder the

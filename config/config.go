@@ -109,6 +109,9 @@ type Log struct {
 	Level      string `json:"level"`
 	MaxSizeMB  int    `json:"max_size_mb"`
 	MaxBackups int    `json:"max_backups"`
+	// Compress gzips rotated files (mediateka-<time>.log.gz); the logs API
+	// reads them decompressed.
+	Compress bool `json:"compress"`
 }
 
 // Auth configures tokens and login throttling.

@@ -1,6 +1,10 @@
 package domain
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // sensitiveKeys are parts of attribute names whose values are always
 // masked: a value logged under such a name is a secret whatever it holds.
@@ -59,4 +63,53 @@ func (r *Redactor) Scrub(s string) string {
 		}
 	}
 	return s
+}
+
+// Value is v with the rule applied all the way down: in maps, the value
+// under a sensitive key becomes Redacted whatever it holds; lists and
+// nested maps are cleaned element by element; every string has the known
+// secret values scrubbed. A value that is not already a decoded JSON tree
+// (map[string]any, []any, string, float64, bool, nil) — a struct, a
+// []string, a map[string]string — is first marshalled to JSON and decoded
+// back, which is how the log's JSON handler would write it anyway, so
+// what is cleaned is exactly what would be written. A value that cannot
+// be marshalled is Redacted: the rule cannot look inside it, so it is not
+// written at all rather than written unchecked.
+func (r *Redactor) Value(v any) any {
+	switch x := v.(type) {
+	case nil, bool, float64, json.Number:
+		return x
+	case string:
+		return r.Scrub(x)
+	case map[string]any:
+		return r.Map(x)
+	case []any:
+		for i, e := range x {
+			x[i] = r.Value(e)
+		}
+		return x
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Redacted
+	}
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // big integers stay exact
+	if err := dec.Decode(&tree); err != nil {
+		return Redacted
+	}
+	return r.Value(tree)
+}
+
+// Map cleans a decoded JSON object in place (see Value) and returns it.
+func (r *Redactor) Map(m map[string]any) map[string]any {
+	for k, v := range m {
+		if r.SensitiveKey(k) {
+			m[k] = Redacted
+			continue
+		}
+		m[k] = r.Value(v)
+	}
+	return m
 }

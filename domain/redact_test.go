@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,4 +19,13 @@ func TestRedactor(t *testing.T) {
 	}
 	var none *domain.Redactor
 	assert.Equal(t, "as is", none.Scrub("as is"))
+}
+
+func TestRedactorValue(t *testing.T) {
+	r := domain.NewRedactor([]string{"hunter2-long"})
+	got := r.Value(map[string]any{"args": []string{"-p", "hunter2-long"}, "Cookie": []int{1}, "n": 3, "ok": true,
+		"deep": []any{map[string]any{"token": "t"}, []any{"x hunter2-long"}}})
+	assert.Equal(t, map[string]any{"args": []any{"-p", "***"}, "Cookie": "***", "n": json.Number("3"), "ok": true,
+		"deep": []any{map[string]any{"token": "***"}, []any{"x ***"}}}, got)
+	assert.Equal(t, domain.Redacted, r.Value(make(chan int)), "what cannot be looked into is not written")
 }

@@ -99,8 +99,12 @@ func (s *Server) readLog(c *fiber.Ctx) error {
 }
 
 // readQuery parses filename, tail (default 500), level, q, since, until.
+// The strings are copied: Fiber's c.Query shares the request's buffer,
+// which the next request reuses, and the use case may keep the file name
+// (its line-count cache).
 func readQuery(c *fiber.Ctx) (logs.Query, error) {
-	q := logs.Query{Filename: c.Query("filename"), Tail: 500, Level: c.Query("level"), Q: c.Query("q")}
+	q := logs.Query{Filename: strings.Clone(c.Query("filename")), Tail: 500, Level: strings.Clone(c.Query("level")),
+		Q: strings.Clone(c.Query("q"))}
 	if q.Filename == "" {
 		return q, domain.ErrInvalid("filename is required", map[string]string{"filename": "must not be empty"})
 	}

@@ -12,7 +12,9 @@ import (
 const blockSize = 64 << 10
 
 // MaxLine bounds one line as the readers hand it out: a longer line is cut
-// (keeping its end when read backwards, its start when read forwards).
+// to its first MaxLine bytes, whichever way it is read, so a record keeps
+// its time and level (which slog writes first) and the same line reads
+// the same from the end as from the start.
 const MaxLine = 1 << 20
 
 // ErrCompressed is ReadBackward's answer for a .gz file, which can only
@@ -70,8 +72,8 @@ func backward(r io.ReaderAt, size int64, fn func([]byte) bool) error {
 			end = i
 		}
 		carry = data[:end]
-		if len(carry) > MaxLine { // an overlong line: keep its end
-			carry = carry[len(carry)-MaxLine:]
+		if len(carry) > MaxLine { // an overlong line: keep its start, which the next block comes before
+			carry = carry[:MaxLine]
 		}
 	}
 	emit(carry, fn)
@@ -80,6 +82,7 @@ func backward(r io.ReaderAt, size int64, fn func([]byte) bool) error {
 
 func emit(line []byte, fn func([]byte) bool) bool {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	line = line[:min(len(line), MaxLine)]
 	if len(line) == 0 {
 		return true
 	}
@@ -109,9 +112,7 @@ func (d *Dir) LineCount(name string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("stat %s: %w", name, err)
 	}
-	d.lines.mu.Lock()
-	c, ok := d.lines.m[name]
-	d.lines.mu.Unlock()
+	c, ok := d.lines.get(name)
 	if !ok || !os.SameFile(c.id, fi) || fi.Size() < c.offset {
 		c = lineCount{id: fi}
 	}
@@ -121,9 +122,7 @@ func (d *Dir) LineCount(name string) (int, error) {
 	}
 	c.newlines += n
 	c.offset += read
-	d.lines.mu.Lock()
-	d.lines.m[name] = c
-	d.lines.mu.Unlock()
+	d.lines.put(name, c)
 	if read == 0 && c.offset > 0 { // nothing new: look at the last byte
 		var b [1]byte
 		if _, err := f.ReadAt(b[:], c.offset-1); err == nil {

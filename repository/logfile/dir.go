@@ -71,7 +71,8 @@ func list(dir string) ([]domain.LogFile, error) {
 
 // resolve is the path of name inside dir: a regular file, or a symlink
 // whose target is inside dir (anything else leading out is
-// ErrInvalidFilename); absent is ErrLogFileNotFound. name must be bare.
+// ErrInvalidFilename); absent, or not a regular file (a directory, also
+// one a symlink leads to), is ErrLogFileNotFound. name must be bare.
 func resolve(dir, name string) (string, error) {
 	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") || name == "." || name == ".." {
 		return "", domain.ErrInvalidFilename
@@ -85,6 +86,9 @@ func resolve(dir, name string) (string, error) {
 		return "", fmt.Errorf("stat %s: %w", name, err)
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 {
+		// Not a link: name is a bare name (checked above), so this entry
+		// sits directly in dir, whatever dir itself is (a symlinked log
+		// folder included): there is nowhere outside it could lead.
 		if !fi.Mode().IsRegular() {
 			return "", domain.ErrLogFileNotFound
 		}
@@ -101,6 +105,9 @@ func resolve(dir, name string) (string, error) {
 	rel, err := filepath.Rel(realDir, target)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", domain.ErrInvalidFilename
+	}
+	if tfi, err := os.Stat(target); err != nil || !tfi.Mode().IsRegular() {
+		return "", domain.ErrLogFileNotFound // a folder (dir.log → reports), a device: no log file
 	}
 	return target, nil
 }
@@ -217,8 +224,8 @@ func (d *Dir) ReadReport(name string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
-// WriteReport writes a report whole or not at all: into a temporary file
-// that is renamed to name once write succeeded.
+// WriteReport writes a report whole or not at all: into a temporary file,
+// synced to the disk, that is renamed to name once write succeeded.
 func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 	if name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") {
 		return domain.ErrInvalidFilename
@@ -229,6 +236,12 @@ func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	err = write(tmp)
+	if err == nil {
+		// On the disk before the name: after a crash the rename may have
+		// happened while the data had not, leaving an empty or partial
+		// report under its final name.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -242,16 +255,52 @@ func (d *Dir) WriteReport(name string, write func(w io.Writer) error) error {
 }
 
 // lineCache remembers how many lines each file had up to an offset, so
-// the count of the growing active file costs only its new bytes.
+// the count of the growing active file costs only its new bytes. It holds
+// at most maxCounted files, the least recently asked about going first:
+// names come from requests, and a folder of many backups must not make it
+// grow without end.
 type lineCache struct {
-	mu sync.Mutex
-	m  map[string]lineCount
+	mu   sync.Mutex
+	m    map[string]lineCount
+	tick uint64
 }
+
+// maxCounted bounds the line cache; the active file is asked about most,
+// so it stays.
+const maxCounted = 64
 
 type lineCount struct {
 	id       os.FileInfo
 	offset   int64
 	newlines int
+	used     uint64
+}
+
+func (c *lineCache) get(name string) (lineCount, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lc, ok := c.m[name]
+	return lc, ok
+}
+
+// put keeps a copy of name: the caller's string may share memory that is
+// reused after the call (a web framework's request buffer), and a map
+// key that changes under the map is both a wrong entry and a data race.
+func (c *lineCache) put(name string, lc lineCount) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick++
+	lc.used = c.tick
+	if _, ok := c.m[name]; !ok && len(c.m) >= maxCounted {
+		oldest, first := "", true
+		for k, v := range c.m {
+			if first || v.used < c.m[oldest].used {
+				oldest, first = k, false
+			}
+		}
+		delete(c.m, oldest)
+	}
+	c.m[strings.Clone(name)] = lc
 }
 
 func (c *lineCache) forget(name string) {

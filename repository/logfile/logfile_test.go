@@ -3,6 +3,7 @@ package logfile
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -254,4 +257,135 @@ func TestReportsAreWrittenWholeOrNotAtAll(t *testing.T) {
 	assert.Equal(t, "# a\n", string(b))
 	_, err = d.ReadReport("report_b.md", 1<<20)
 	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+}
+
+// TestRedactionReachesIntoListsAndMaps: a secret inside a list, a map or
+// a struct is masked too, by key and by value.
+func TestRedactionReachesIntoListsAndMaps(t *testing.T) {
+	const pw = "hunter2-very-secret"
+	log, _, d := newLogged(t, pw)
+	type creds struct {
+		User     string `json:"user"`
+		Password string `json:"password"`
+		Note     string `json:"note"`
+	}
+	log.Info("cmd", "args", []string{"--password", pw}, "headers", map[string]string{"Authorization": "Bearer abc.def.ghi", "Accept": "x"},
+		"nested", map[string]any{"list": []any{map[string]string{"api_key": "k-123456"}, "see " + pw}},
+		"creds", creds{User: "ann", Password: "pw-123456", Note: "was " + pw}, "big", uint64(1<<63+1))
+	got := string(readActive(t, d))
+	for _, leak := range []string{pw, "abc.def.ghi", "k-123456", "pw-123456"} {
+		assert.NotContains(t, got, leak)
+	}
+	assert.Contains(t, got, `"args":["--password","***"]`)
+	assert.Contains(t, got, `"Authorization":"***"`)
+	assert.Contains(t, got, `"Accept":"x"`)
+	assert.Contains(t, got, `"user":"ann"`)
+	assert.Contains(t, got, `"note":"was ***"`)
+	assert.Contains(t, got, `"big":9223372036854775809`, "numbers stay exact")
+}
+
+// TestBackwardKeepsTheStartOfAnOverlongLine: a line over MaxLine is cut
+// to its first MaxLine bytes, as a forward read cuts it, wherever its
+// block edges fall.
+func TestBackwardKeepsTheStartOfAnOverlongLine(t *testing.T) {
+	for _, size := range []int{MaxLine + 1, MaxLine + blockSize/2, 3*MaxLine + 17} {
+		long := "HEAD" + strings.Repeat("m", size-8) + "TAIL"
+		got := backwardLines(t, "first\n"+long+"\nlast\n")
+		require.Len(t, got, 3)
+		assert.Equal(t, long[:MaxLine], got[1], "size %d", size)
+		assert.Equal(t, []string{"first", "last"}, []string{got[0], got[2]})
+	}
+}
+
+// TestASymlinkedLogFolder: the log folder itself reached through a
+// symlink (a common volume layout) reads, lists and clears as usual, its
+// inside links still count as inside, and a link out is still refused.
+func TestASymlinkedLogFolder(t *testing.T) {
+	real := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.log")
+	require.NoError(t, os.WriteFile(outside, []byte("outside\n"), 0o600))
+	linked := filepath.Join(t.TempDir(), "logs")
+	require.NoError(t, os.Symlink(real, linked))
+	log, w, err := NewLogger(Options{Dir: linked, Level: "info", MaxSizeMB: 100, Redactor: domain.NewRedactor(nil)})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	d, err := NewDir(linked, w)
+	require.NoError(t, err)
+	log.Info("one")
+	log.Info("two")
+	require.NoError(t, os.Symlink(ActiveName, filepath.Join(real, "alias.log")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(real, "out.log")))
+	require.NoError(t, os.Symlink("../"+filepath.Base(filepath.Dir(outside))+"/secret.log", filepath.Join(real, "rel.log")))
+
+	n, err := d.LineCount("alias.log")
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	var lines []string
+	require.NoError(t, d.ReadBackward(ActiveName, func(l []byte) bool { lines = append(lines, string(l)); return true }))
+	assert.Len(t, lines, 2)
+	for _, name := range []string{"out.log", "rel.log"} {
+		_, err = d.Open(name)
+		assert.ErrorIs(t, err, domain.ErrInvalidFilename, name)
+	}
+	files, err := d.List()
+	require.NoError(t, err)
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	assert.ElementsMatch(t, []string{ActiveName, "alias.log"}, names)
+
+	require.NoError(t, d.Truncate("alias.log"), "a link to the active file clears through the logger")
+	log.Info("three")
+	got := readActive(t, d)
+	assert.True(t, bytes.HasPrefix(got, []byte(`{"time":"`)))
+	assert.Equal(t, 1, bytes.Count(got, []byte("\n")))
+}
+
+// TestClearWhileTheLoggerWrites: clears racing with goroutines that log
+// leave a file that starts with a whole record and holds no NUL, and
+// every line is a whole record (run with -race).
+func TestClearWhileTheLoggerWrites(t *testing.T) {
+	log, _, d := newLogged(t)
+	log.Info("first")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var once sync.Once
+	halt := func() { once.Do(func() { close(stop) }); wg.Wait() }
+	defer halt()
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+					log.Info("busy", "g", g, "i", i, "pad", strings.Repeat("x", i%300))
+				}
+			}
+		}()
+	}
+	for range 50 {
+		require.Eventually(t, func() bool { return len(readActive(t, d)) > 4096 }, 10*time.Second, time.Millisecond,
+			"the writers fill the file between two clears")
+		require.NoError(t, d.Truncate(ActiveName))
+		got := readActive(t, d)
+		assert.False(t, bytes.Contains(got, []byte{0}), "a NUL in the cleared file")
+		if len(got) > 0 {
+			assert.True(t, bytes.HasPrefix(got, []byte(`{"time":"`)), "%q", got[:min(len(got), 40)])
+		}
+	}
+	halt()
+	log.Info("after")
+	got := readActive(t, d)
+	assert.False(t, bytes.Contains(got, []byte{0}), "a NUL in the file")
+	require.NotEmpty(t, got)
+	assert.True(t, bytes.HasPrefix(got, []byte(`{"time":"`)), "%q", got[:min(len(got), 40)])
+	for _, line := range bytes.Split(bytes.TrimSuffix(got, []byte("\n")), []byte("\n")) {
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal(line, &rec), "%q", line)
+		assert.Contains(t, []any{"busy", "after"}, rec["msg"])
+	}
 }

@@ -63,8 +63,8 @@ func parseLevel(s string) slog.Level {
 }
 
 // redactor is a slog.Handler that masks sensitive attributes by name and
-// scrubs known secret values from every message and string value, by the
-// one rule of domain.Redactor.
+// scrubs known secret values from every message and string value, inside
+// groups, lists, maps and structs too, by the one rule of domain.Redactor.
 type redactor struct {
 	next slog.Handler
 	rule *domain.Redactor
@@ -119,6 +119,9 @@ func (h *redactor) attr(a slog.Attr) slog.Attr {
 		if err, ok := v.Any().(error); ok {
 			return slog.String(a.Key, h.rule.Scrub(err.Error()))
 		}
+		// Lists, maps, structs: what the JSON handler would write,
+		// cleaned all the way down (sensitive keys, secret values).
+		return slog.Any(a.Key, h.rule.Value(v.Any()))
 	}
 	return a
 }

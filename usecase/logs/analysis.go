@@ -5,18 +5,45 @@ import (
 	"io"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"mediateka/domain"
 )
 
-// Limits that keep an analysis' memory flat whatever the file holds.
+// Limits that keep an analysis' memory flat whatever the file holds:
+// every text that becomes a key is cut to maxText bytes first, and each
+// map holds a bounded number of them, so the worst case (every line a
+// long new message) stays within a few tens of MB (docs/PERFORMANCE.md).
 const (
 	topTemplates  = 20
 	topRequests   = 10
-	maxTemplates  = 50_000 // distinct templates counted; more go to "other"
-	maxCached     = 20_000 // messages whose template is remembered
+	maxTemplates  = 10_000 // distinct templates counted; more go to "other"
+	maxCached     = 10_000 // messages (and paths, requests) whose template is remembered
+	maxText       = 256    // bytes of a message, error, path or template kept as a key
 	maxLineParsed = 256 << 10
 )
+
+// cut is b's first n bytes at most, not splitting a UTF-8 character.
+func cut(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n]
+}
+
+// cutString is cut for a string.
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
 
 // fields are the raw members of a record the analysis looks at: the
 // logger's and the access log's (delivery/http accessLog: msg "http",
@@ -147,19 +174,19 @@ func (a *analysis) add(line []byte) {
 // (http GET /api/media/{n} 200).
 func (a *analysis) request(f *fields, t time.Time) string {
 	status, dur := int(number(f.status)), number(f.duration)
+	path := cut(text(f.path), maxText)
 	if a.slow.Len() < topRequests || dur > a.slow[0].DurationMS {
-		a.slow.offer(request{Time: t, Method: string(text(f.method)), Path: string(text(f.path)), Status: status,
-			DurationMS: dur, RequestID: string(text(f.requestID))})
+		a.slow.offer(request{Time: t, Method: string(cut(text(f.method), maxText)), Path: string(path), Status: status,
+			DurationMS: dur, RequestID: string(cut(text(f.requestID), maxText))})
 	}
-	path := text(f.path)
 	route, ok := a.routes[string(path)]
 	if !ok {
-		route = RouteTemplate(a.red.Scrub(string(path)))
+		route = cutString(RouteTemplate(a.red.Scrub(string(path))), maxText)
 		if len(a.routes) < maxCached {
 			a.routes[string(path)] = route
 		}
 	}
-	k := httpKey{method: methodOf(text(f.method)), route: route, status: status}
+	k := httpKey{method: methodOf(cut(text(f.method), 16)), route: route, status: status}
 	tmpl, ok := a.requests[k]
 	if !ok {
 		tmpl = "http " + k.method + " " + route + " " + strconv.Itoa(status)
@@ -172,13 +199,17 @@ func (a *analysis) request(f *fields, t time.Time) string {
 
 // messageTemplate is the redacted template of a message and its error
 // (raw JSON value; nil when none), remembered for the messages seen first.
+// Each is cut to maxText bytes first: messages that differ only further
+// on count as one, which is what keeps a file of long unique messages
+// from filling memory.
 func (a *analysis) messageTemplate(msg, errRaw []byte) string {
-	errMsg := text(errRaw)
+	msg = cut(msg, maxText)
+	errMsg := cut(text(errRaw), maxText)
 	if len(errMsg) == 0 {
 		if t, ok := a.msgs[string(msg)]; ok {
 			return t
 		}
-		t := Template(a.red.Scrub(string(msg)))
+		t := cutString(Template(a.red.Scrub(string(msg))), maxText)
 		if len(a.msgs) < maxCached {
 			a.msgs[string(msg)] = t
 		}
@@ -188,7 +219,7 @@ func (a *analysis) messageTemplate(msg, errRaw []byte) string {
 	if t, ok := a.msgs[key]; ok {
 		return t
 	}
-	t := Template(a.red.Scrub(string(msg))) + ": " + Template(a.red.Scrub(string(errMsg)))
+	t := cutString(Template(a.red.Scrub(string(msg))), maxText) + ": " + cutString(Template(a.red.Scrub(string(errMsg))), maxText)
 	if len(a.msgs) < maxCached {
 		a.msgs[key] = t
 	}

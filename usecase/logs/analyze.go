@@ -17,6 +17,14 @@ import (
 // still running.
 var ErrAnalysisRunning = domain.NewError(domain.KindConflict, "analysis_running", "an analysis of this file is already running")
 
+// errShuttingDown is the answer to an analysis asked for once the server
+// has begun to stop: no analysis runs, but not because of another one.
+var errShuttingDown = domain.ErrUnavailable("unavailable", "the server is shutting down", nil)
+
+// maxAnalysedName is the longest file name whose report name
+// (report_<name>_<time>.md) still fits in the 255 bytes of a file name.
+var maxAnalysedName = 255 - len(ReportName("", time.Time{}))
+
 // counts are an analysis run's counters, carried into its end event.
 type counts struct {
 	Filename  string
@@ -38,17 +46,23 @@ func (s *Service) Analyze(_ context.Context, name string) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
 	}
-	fi, err := s.folder.Stat(name)
-	if err != nil {
-		return "", err
+	if len(name) > maxAnalysedName {
+		return "", domain.ErrInvalid("filename is too long to name its report",
+			map[string]string{"filename": fmt.Sprintf("at most %d bytes to be analysed", maxAnalysedName)})
 	}
-	r, err := s.runner(name)
+	fi, err := s.folder.Stat(name)
 	if err != nil {
 		return "", err
 	}
 	started := s.opt.Now().UTC()
 	report := ReportName(name, started)
 	c := counts{Filename: name, Report: report}
+	s.mu.Lock()
+	defer s.mu.Unlock() // held across Start, so a runner seen idle below is idle
+	r, err := s.runnerLocked(name)
+	if err != nil {
+		return "", err
+	}
 	err = r.Start(context.Background(), job.Job[counts, string]{ID: report, Counters: c,
 		Work: func(ctx context.Context, p *job.Progress[counts, string]) error {
 			return s.analyze(ctx, fi, report, started, p)
@@ -65,12 +79,20 @@ func ReportName(file string, t time.Time) string {
 	return "report_" + file + "_" + t.UTC().Format("20060102T150405.000Z") + ".md"
 }
 
-// runner is the file's analysis runner, made on first use.
-func (s *Service) runner(name string) (*job.Runner[counts, string], error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// runnerLocked is the file's analysis runner, made on first use. The
+// runners of other files that are not running are dropped first, so the
+// map holds the analyses going on (and this file's), not every name ever
+// analysed. This file's own runner is kept, idle or not: its lock orders
+// a run's end event before the next run's start. The caller holds s.mu
+// until it has started the run.
+func (s *Service) runnerLocked(name string) (*job.Runner[counts, string], error) {
 	if s.stop {
-		return nil, ErrAnalysisRunning
+		return nil, errShuttingDown
+	}
+	for n, r := range s.jobs {
+		if n != name && !r.Running() {
+			delete(s.jobs, n)
+		}
 	}
 	r, ok := s.jobs[name]
 	if !ok {

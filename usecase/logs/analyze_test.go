@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +179,33 @@ a line that is not JSON
 	} {
 		assert.Contains(t, r, want)
 	}
+}
+
+// TestAnalyzeRefusals: once the server stops, an analysis is 503, not a
+// conflict with a running one; a name whose report name would pass 255
+// bytes is refused before anything runs; a link to a folder is no file.
+func TestAnalyzeRefusals(t *testing.T) {
+	f := newFixture(t, false)
+	fits := strings.Repeat("a", 224-len(".log")) + ".log"
+	tooLong := "b" + fits
+	f.write(t, fits, "x\n")
+	f.write(t, tooLong, "x\n")
+	report, err := f.svc.Analyze(context.Background(), fits)
+	require.NoError(t, err)
+	assert.Len(t, report, 255)
+	assert.Equal(t, domain.JobCompleted, f.waitAnalyzed(t, report).State, "a report name of 255 bytes is written")
+	_, err = f.svc.Analyze(context.Background(), tooLong)
+	assert.Equal(t, domain.KindInvalid, domain.KindOf(err), "%v", err)
+
+	require.NoError(t, os.Symlink(logfile.ReportsFolder, filepath.Join(f.dir.Path(), "dir.log")))
+	_, err = f.svc.Analyze(context.Background(), "dir.log")
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+	_, err = f.svc.Read(context.Background(), logs.Query{Filename: "dir.log", Tail: 10})
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+	_, err = f.svc.Clear(context.Background(), "dir.log")
+	assert.ErrorIs(t, err, domain.ErrLogFileNotFound)
+
+	require.NoError(t, f.svc.Stop(context.Background()))
+	_, err = f.svc.Analyze(context.Background(), fits)
+	assert.Equal(t, domain.KindUnavailable, domain.KindOf(err), "%v", err)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -132,9 +133,51 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 }
 
-func benchAnalyze(b *testing.B, size int64) {
+// BenchmarkAnalyzeUniqueMessages is the worst case for the template
+// counts: every record's message and error are long and unique, letters
+// only (nothing a template replaces), so every line is a new template.
+func BenchmarkAnalyzeUniqueMessages(b *testing.B) {
+	for _, size := range []int64{50 << 20, bigLog} {
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) { benchAnalyzeWith(b, size, writeUniqueLog) })
+	}
+}
+
+// writeUniqueLog writes about size bytes of records whose message (about
+// 600 bytes) and err (about 300) are random lower-case words.
+func writeUniqueLog(b *testing.B, dir, name string, size int64) {
+	b.Helper()
+	f, err := os.Create(filepath.Join(dir, name))
+	require.NoError(b, err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	cw := &countWriter{w: w}
+	h := slog.NewJSONHandler(cw, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := func(n int) string {
+		buf := make([]byte, 0, n+8)
+		for len(buf) < n {
+			for range 3 + rng.IntN(6) {
+				buf = append(buf, byte('a'+rng.IntN(26)))
+			}
+			buf = append(buf, ' ')
+		}
+		return string(buf)
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for cw.n < size {
+		at = at.Add(10 * time.Millisecond)
+		r := slog.NewRecord(at, slog.LevelError, words(600), 0)
+		r.Add("err", words(300))
+		require.NoError(b, h.Handle(context.Background(), r))
+	}
+	require.NoError(b, w.Flush())
+	require.NoError(b, f.Close())
+}
+
+func benchAnalyze(b *testing.B, size int64) { benchAnalyzeWith(b, size, writeBigLog) }
+
+func benchAnalyzeWith(b *testing.B, size int64, write func(b *testing.B, dir, name string, size int64)) {
 	path := b.TempDir()
-	writeBigLog(b, path, "big.log", size)
+	write(b, path, "big.log", size)
 	dir, err := logfile.NewDir(path, nil)
 	require.NoError(b, err)
 	done := make(chan domain.LogAnalyzed, 1)

@@ -48,38 +48,14 @@ func parseLine(raw []byte, red *domain.Redactor) Line {
 		delete(m, "msg")
 	}
 	if len(m) > 0 {
-		l.Attrs = redactMap(m, red)
+		l.Attrs = red.Map(m) // the logger's rule, at any depth
 	}
 	return l
 }
 
-// redactMap masks sensitive keys and scrubs secret values, nested maps too.
-func redactMap(m map[string]any, red *domain.Redactor) map[string]any {
-	for k, v := range m {
-		switch x := v.(type) {
-		case string:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			} else {
-				m[k] = red.Scrub(x)
-			}
-		case map[string]any:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			} else {
-				m[k] = redactMap(x, red)
-			}
-		default:
-			if red.SensitiveKey(k) {
-				m[k] = domain.Redacted
-			}
-		}
-	}
-	return m
-}
-
-// levelName is slog's level text in lower case (INFO → info, WARN+2 →
-// warn+2); an unknown text is kept, lower-cased.
+// levelName lower-cases a level as the record wrote it (INFO → info,
+// WARN+2 → warn+2). It only changes the case: it does not check that the
+// text is a level, and "warning" stays "warning".
 func levelName(s string) string {
 	return strings.ToLower(s)
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"mediateka/domain"
 )
@@ -26,7 +28,9 @@ type Query struct {
 	// Level keeps records of this level or above (debug, info, warn,
 	// error); "" keeps every line.
 	Level string
-	// Q keeps lines that contain it, case-insensitively.
+	// Q keeps lines whose message or an attribute value contains it,
+	// case-insensitively, as the read shows them (secrets masked); for a
+	// line that is not a record, its (masked) text.
 	Q string
 	// Since and Until keep records timed within [Since, Until]; zero is
 	// no bound.
@@ -45,14 +49,16 @@ type Page struct {
 type filter struct {
 	min          slog.Level
 	byLevel      bool
-	q            []byte
+	q            string // lower case; "" is no q filter
+	rawFirst     bool   // a line whose raw bytes lack q cannot match
+	red          *domain.Redactor
 	since, until time.Time
 }
 
-func newFilter(q Query) (filter, error) {
-	f := filter{since: q.Since, until: q.Until}
+func newFilter(q Query, red *domain.Redactor) (filter, error) {
+	f := filter{since: q.Since, until: q.Until, red: red}
 	if q.Level != "" {
-		l, ok := levelRank(strings.ToLower(q.Level))
+		l, ok := queryLevel(q.Level)
 		if !ok {
 			return f, domain.ErrInvalid("level is not a log level", map[string]string{"level": "must be debug, info, warn or error"})
 		}
@@ -62,21 +68,53 @@ func newFilter(q Query) (filter, error) {
 		return f, domain.ErrInvalid("until is before since", map[string]string{"until": "must not be before since"})
 	}
 	if q.Q != "" {
-		f.q = bytes.ToLower([]byte(q.Q))
+		f.q = strings.ToLower(q.Q)
+		// The masked, decoded text a line shows is its raw bytes with
+		// secrets replaced by *** and JSON escapes undone; a q without '*'
+		// and without anything JSON escapes can only be in it if it is in
+		// the raw bytes, so those are looked at first (and cheaply).
+		f.rawFirst = !strings.ContainsFunc(f.q, func(r rune) bool {
+			return r == '*' || r == '"' || r == '\\' || r == '<' || r == '>' || r == '&' || r < 0x20 ||
+				r == 0x7f || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+		})
 	}
 	return f, nil
+}
+
+// queryLevel is the level a client may ask for: debug, info, warn (or
+// warning) or error, in any case. slog's own parser also takes offsets
+// (warn+2, INFO-4), which the API does not offer.
+func queryLevel(s string) (slog.Level, bool) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info":
+		return slog.LevelInfo, true
+	case "warn", "warning":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return 0, false
 }
 
 // timed reports whether the filter looks at times or levels, which lines
 // that are not records never match.
 func (f filter) timed() bool { return f.byLevel || !f.since.IsZero() || !f.until.IsZero() }
 
-// match tells whether raw passes; before is true for a record older than
-// Since (reading backwards, everything further is older still).
+// match tells whether raw passes; before is true for a record timed
+// before Since (reading backwards, everything further is older still, as
+// long as the file is in time order, as the logger writes it).
 func (f filter) match(raw []byte) (ok, before bool) {
 	if f.timed() {
 		t, lvl, isRecord := timeLevel(raw)
 		if !isRecord {
+			return false, false
+		}
+		if t.IsZero() && (!f.since.IsZero() || !f.until.IsZero()) {
+			// A record without a time is not within any bounds, and says
+			// nothing about the records before it: only a set time that is
+			// older than since ends a backward read.
 			return false, false
 		}
 		if !f.since.IsZero() && t.Before(f.since) {
@@ -92,18 +130,53 @@ func (f filter) match(raw []byte) (ok, before bool) {
 			}
 		}
 	}
-	if f.q != nil && !containsFold(raw, f.q) {
-		return false, false
+	if f.q != "" {
+		if f.rawFirst && !bytes.Contains(bytes.ToLower(raw), []byte(f.q)) {
+			return false, false
+		}
+		if !f.shows(parseLine(raw, f.red)) {
+			return false, false
+		}
 	}
 	return true, false
 }
 
-// containsFold is a case-insensitive Contains for an ASCII-lowered needle.
-func containsFold(hay, lowNeedle []byte) bool {
-	if len(lowNeedle) == 0 {
+// shows tells whether q is in what the read shows of l: its message and
+// its attribute values (not the keys, time or level), secrets masked —
+// so q cannot be used to guess a masked value one character at a time.
+func (f filter) shows(l Line) bool {
+	if l.Msg == nil && l.Attrs == nil && l.Raw != "" {
+		return strings.Contains(strings.ToLower(l.Raw), f.q)
+	}
+	if l.Msg != nil && strings.Contains(strings.ToLower(*l.Msg), f.q) {
 		return true
 	}
-	return bytes.Contains(bytes.ToLower(hay), lowNeedle)
+	return valueHas(l.Attrs, f.q)
+}
+
+// valueHas looks for q in the values of a decoded JSON value.
+func valueHas(v any, q string) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(strings.ToLower(x), q)
+	case float64:
+		return strings.Contains(strconv.FormatFloat(x, 'f', -1, 64), q)
+	case bool:
+		return strings.Contains(strconv.FormatBool(x), q)
+	case map[string]any:
+		for _, e := range x {
+			if valueHas(e, q) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if valueHas(e, q) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Read returns the lines of a log file the query asks for. The tail of a
@@ -113,7 +186,7 @@ func (s *Service) Read(_ context.Context, q Query) (Page, error) {
 	if err := CheckName(q.Filename); err != nil {
 		return Page{}, err
 	}
-	f, err := newFilter(q)
+	f, err := newFilter(q, s.opt.Redactor)
 	if err != nil {
 		return Page{}, err
 	}
@@ -161,7 +234,8 @@ func (s *Service) head(name string, f filter, limit int) ([][]byte, error) {
 	return out, readErr(name, err)
 }
 
-// maxLineShown cuts a line as a read shows it.
+// maxLineShown cuts a line as a read shows it, to its first bytes
+// whichever way it is read.
 const maxLineShown = 64 << 10
 
 // tailBackward is the last limit matching lines of a plain file.
@@ -173,7 +247,7 @@ func (s *Service) tailBackward(name string, f filter, limit int) ([][]byte, erro
 			return false
 		}
 		if ok {
-			out = append(out, bytes.Clone(line[max(0, len(line)-maxLineShown):]))
+			out = append(out, bytes.Clone(line[:min(len(line), maxLineShown)])) // its start, as head keeps
 		}
 		return len(out) < limit
 	})

@@ -2,10 +2,15 @@ package logs
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+
+	"mediateka/domain"
 )
 
 func TestParseTimeMatchesTimeParse(t *testing.T) {
@@ -43,4 +48,37 @@ func TestMembersReadsWhatJSONReads(t *testing.T) {
 	}
 	var g fields
 	assert.True(t, members([]byte(`{}`), &g))
+}
+
+// TestAnalysisKeysAreBounded: long messages are cut before they become
+// keys, so messages that differ only past maxText count as one template,
+// and no cached key or template grows with the line.
+func TestAnalysisKeysAreBounded(t *testing.T) {
+	a := newAnalysis(domain.NewRedactor(nil))
+	head := strings.Repeat("é", maxText) // two bytes each: the cut falls inside one
+	const n = 3000
+	letters := func(i int) string { // unique, and nothing a template replaces
+		var b []byte
+		for ; i > 0; i /= 26 {
+			b = append(b, byte('a'+i%26))
+		}
+		return string(b)
+	}
+	for i := range n {
+		a.add(fmt.Appendf(nil, `{"time":"2026-01-02T03:04:05Z","level":"ERROR","msg":"%s tail %s","err":"%s %s","path":"/x"}`,
+			head, letters(i), head, letters(i)))
+		a.add(fmt.Appendf(nil, `{"level":"INFO","msg":"http","method":"GET","path":"/%s/%s","status":200}`, head, letters(i)))
+	}
+	for k, v := range a.msgs {
+		assert.LessOrEqual(t, len(k), 2*maxText+1)
+		assert.LessOrEqual(t, len(v), 2*maxText+2)
+		assert.True(t, utf8.ValidString(v), "not cut inside a character")
+	}
+	for k := range a.routes {
+		assert.LessOrEqual(t, len(k), maxText)
+	}
+	assert.Len(t, a.templates, 2, "one error template, one request template")
+	for _, st := range a.templates {
+		assert.Equal(t, n, st.Count)
+	}
 }

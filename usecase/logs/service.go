@@ -8,6 +8,7 @@ package logs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -39,7 +40,7 @@ type Service struct {
 	log    *slog.Logger
 
 	mu   sync.Mutex
-	jobs map[string]*job.Runner[counts, string] // one analysis runner per file
+	jobs map[string]*job.Runner[counts, string] // the runners of the files being analysed
 	stop bool
 }
 
@@ -107,7 +108,8 @@ func (s *Service) Report(_ context.Context, name string) (string, error) {
 }
 
 // Clear empties one file, or every log file when name is empty, and
-// returns the names it cleared. The logger keeps writing into the active
+// returns the names it cleared; clearing all skips a file that went away
+// after the listing (rotation deletes the oldest backup). The logger keeps writing into the active
 // file.
 func (s *Service) Clear(ctx context.Context, name string) ([]string, error) {
 	names := []string{name}
@@ -125,7 +127,11 @@ func (s *Service) Clear(ctx context.Context, name string) ([]string, error) {
 	}
 	cleared := []string{}
 	for _, n := range names {
-		if err := s.folder.Truncate(n); err != nil {
+		err := s.folder.Truncate(n)
+		if name == "" && errors.Is(err, domain.ErrLogFileNotFound) {
+			continue // rotation removed an old backup since the listing: nothing left to clear
+		}
+		if err != nil {
 			return cleared, fmt.Errorf("clear %s: %w", n, err)
 		}
 		cleared = append(cleared, n)
