@@ -190,7 +190,7 @@ export default async function mount(root, { onEvent }) {
   function lineNode(l) {
     if (l.raw !== undefined && l.raw !== null) return el('li', { class: 'log-line raw' }, el('span', { class: 'msg mono' }, l.raw));
     const attrs = l.attrs ? Object.entries(l.attrs).map(([k, v]) => el('span', { class: 'attr' },
-      el('span', { class: 'k' }, k + '='), typeof v === 'string' ? v : JSON.stringify(v))) : [];
+      el('span', { class: 'k' }, k + '='), typeof v === 'string' ? v : JSON.stringify(v), ' ')) : [];
     return el('li', { class: 'log-line', dataset: { level: l.level || '' } },
       el('time', { class: 'mono' }, l.time ? formatDate(l.time) : ''),
       chip(l.level || '—', levelKind[l.level] || 'muted'),
