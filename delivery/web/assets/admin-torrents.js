@@ -155,22 +155,23 @@ export default async function mount(root) {
 
   // ---- relocation ----
   const dirs = el('textarea', { id: 'atr-dirs', rows: '2', class: 'code small', placeholder: '/srv/media' });
-  const relocateOut = el('div', { id: 'atr-relocate' });
+  const relocateJob = el('div', { class: 'atr-job' });
+  const relocateOut = el('div', {});
   let jobTimer = 0;
   async function relocateStatus() {
     clearTimeout(jobTimer);
     let s;
     try { s = await api('/api/torrents/relocate/status', { signal: stop.signal }); } catch (e) {
-      if (e.name !== 'AbortError' && e.code !== 'torrent_client_unavailable') relocateOut.replaceChildren(el('p', { class: 'note error' }, readable(e)));
+      if (e.name !== 'AbortError' && e.code !== 'torrent_client_unavailable') relocateJob.replaceChildren(el('p', { class: 'note error' }, readable(e)));
       return;
     }
     drawJob(s);
     if (s.state === 'running' && !stop.signal.aborted) jobTimer = setTimeout(relocateStatus, 2000);
   }
   function drawJob(s) {
-    if (s.state === 'idle') { relocateOut.replaceChildren(); return; }
+    if (s.state === 'idle') { relocateJob.replaceChildren(); return; }
     const kind = { running: 'warn', completed: 'ok', failed: 'err', cancelled: 'muted' }[s.state] || 'muted';
-    relocateOut.replaceChildren(el('div', { class: 'toolbar' }, chip(t('job.' + s.state), kind),
+    relocateJob.replaceChildren(el('div', { class: 'toolbar' }, chip(t('job.' + s.state), kind),
       el('span', { class: 'note' }, t('atr.job', { state: t('job.' + s.state), checked: s.checked ?? 0, total: s.total ?? 0, relocated: s.relocated ?? 0, notFound: s.not_found ?? 0 })),
       s.finished_at ? el('span', { class: 'note' }, formatDate(s.finished_at)) : ''),
     s.state === 'running' ? progress(s.checked || 0, s.total || 0) : '',
@@ -183,9 +184,10 @@ export default async function mount(root) {
   const runRelocate = button('atr.runRelocate', async () => {
     const list = dirs.value.split('\n').map((s) => s.trim()).filter(Boolean);
     const r = await api('/api/torrents/relocate', { method: 'POST', body: list.length ? { dirs: list } : {} });
+    relocateStatus();
     if (r.status === 'started') {
+      relocateOut.replaceChildren();
       toast(t('admin.started'), 'info');
-      relocateStatus();
       return;
     }
     relocateOut.replaceChildren(
@@ -281,7 +283,8 @@ export default async function mount(root) {
     section('atr.search', searchForm, results),
     el('div', { class: 'cols' },
       section('atr.categories', el('p', { class: 'note' }, t('atr.categoriesHint')), el('div', { class: 'toolbar' }, dryRun, apply), plan),
-      section('atr.relocate', el('p', { class: 'note' }, t('atr.relocateHint')), field('atr.dirs', dirs), el('div', { class: 'toolbar' }, runRelocate), relocateOut))));
+      section('atr.relocate', el('p', { class: 'note' }, t('atr.relocateHint')), field('atr.dirs', dirs), el('div', { class: 'toolbar' }, runRelocate),
+        el('div', { id: 'atr-relocate' }, relocateJob, relocateOut)))));
 
   await refresh();
   relocateStatus();
