@@ -122,7 +122,8 @@ func TestAdminTabsTorrents(t *testing.T) {
 	until(t, ctx, "nothing more to apply", `document.getElementById('atr-apply').disabled`)
 
 	click(t, ctx, "#atr-run-relocate")
-	until(t, ctx, "the relocation's outcome", `document.getElementById('atr-relocate').innerText.includes('Relocated: 0')`)
+	until(t, ctx, "the relocation is told", toastShown("info", "Relocated: 0 · Not found: 0"))
+	until(t, ctx, "the relocation's outcome", `document.getElementById('atr-relocate').innerText.includes("relocated 0, not found 0")`)
 	until(t, ctx, "and its job state", `document.getElementById('atr-relocate').innerText.includes('completed')`)
 
 	dir := t.TempDir()

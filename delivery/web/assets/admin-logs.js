@@ -6,7 +6,7 @@
 // rendered by our own Markdown renderer (admin-md.js: elements and text
 // only, so a log line holding <script> is shown, never run); the
 // statistics of the last 24 hours with the errors per hour drawn.
-import { t, addStrings } from './i18n.js';
+import { t, addStrings, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { el, toast, showError } from './ui.js';
 import { section, table, pager, button, action, get, field, chip, columns, formatBytes, formatDate, formatNumber } from './admin-kit.js';
@@ -96,13 +96,6 @@ export default async function mount(root, { onEvent }) {
     tails.map((n) => el('option', { value: String(n), selected: n === state.tail }, n ? formatNumber(n) : t('alog.whole'))));
   const refresh = button('alog.refresh', () => read(true));
   refresh.id = 'alog-refresh';
-
-  root.append(
-    el('div', { class: 'alog' },
-      section('alog.stats', statsBox),
-      section('alog.fileList', filesBox),
-      section('alog.viewer', el('div', { class: 'toolbar' }, field('alog.level', level), field('alog.tail', tail), search, refresh), viewerHead, linesBox),
-      section('alog.reportList', analysing, reportsBox, reportView)));
 
   async function loadFiles() {
     const r = await api('/api/logs/files');
@@ -308,7 +301,7 @@ export default async function mount(root, { onEvent }) {
         }
       }
     }
-    const hour = (k) => new Date(first + k * 3600e3).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const hour = (k) => new Date(first + k * 3600e3).toLocaleTimeString(currentLang(), { hour: '2-digit', minute: '2-digit' });
     const chart = columns(counts, counts.map((_, k) => hour(k)));
     chart.id = 'alog-hourly';
     return [chart, expected > 0 ? '' : el('p', { class: 'note' }, t('alog.perHourNone')), cut ? el('p', { class: 'note' }, t('alog.perHourCut')) : ''];
@@ -321,9 +314,20 @@ export default async function mount(root, { onEvent }) {
     filesBox.replaceChildren(el('p', { class: 'note error' }, e.message || String(e)));
     showError(e);
   }
-  loadStats().catch((e) => { statsBox.replaceChildren(el('p', { class: 'note error' }, e.message || String(e))); showError(e); });
-  loadReports().catch((e) => { reportsBox.replaceChildren(el('p', { class: 'note error' }, e.message || String(e))); showError(e); });
-  if (state.file) read(false);
+  // The tab shows once its first reads are in (the panel says "loading"
+  // meanwhile), so it never flashes half drawn.
+  await Promise.all([
+    loadStats().catch((e) => { statsBox.replaceChildren(el('p', { class: 'note error' }, e.message || String(e))); showError(e); }),
+    loadReports().catch((e) => { reportsBox.replaceChildren(el('p', { class: 'note error' }, e.message || String(e))); showError(e); }),
+    state.file ? read(false) : null,
+  ]);
+  root.append(
+    el('div', { class: 'alog' },
+      section('alog.stats', statsBox),
+      section('alog.fileList', filesBox),
+      section('alog.viewer', el('div', { class: 'toolbar' }, field('alog.level', level), field('alog.tail', tail), search, refresh), viewerHead, linesBox),
+      section('alog.reportList', analysing, reportsBox, reportView)));
+
 
   return () => {
     stop.abort();

@@ -58,7 +58,8 @@ async function fetchAudio(query, signal) {
 export default async function mount(root) {
   const enginesBox = el('div', {});
   const tryBox = el('div', {});
-  root.append(el('div', { class: 'atts' }, section('atts.engines', enginesBox), section('atts.try', tryBox)));
+  // The tab shows once the engines are known (the panel says "loading").
+  const view = el('div', { class: 'atts' }, section('atts.engines', enginesBox), section('atts.try', tryBox));
   let url = '';
   let ctl = null;
   const audio = el('audio', { id: 'atts-audio', controls: true, preload: 'auto' });
@@ -77,8 +78,10 @@ export default async function mount(root) {
   } catch (e) {
     enginesBox.replaceChildren(el('p', { class: 'note error' }, readable(e)));
     showError(e);
+    root.append(view);
     return cleanup;
   }
+  root.append(view);
   const engines = info.engines || [];
   if (!engines.length) {
     enginesBox.replaceChildren(el('p', { class: 'note' }, t('atts.noEngine')));

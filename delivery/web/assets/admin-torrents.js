@@ -12,7 +12,7 @@
 // address), so a .torrent file is read here: its info dictionary's SHA-1
 // (the info-hash), its name and trackers become a magnet link. The client
 // then fetches the metadata from peers, as for any magnet.
-import { t, addStrings } from './i18n.js';
+import { t, has, addStrings, currentLang } from './i18n.js';
 import { api, token, ApiError, readable, signIn } from './api.js';
 import { el, toast, showError } from './ui.js';
 import { section, table, pager, button, action, progress, field, chip, formatBytes, formatDate, formatNumber } from './admin-kit.js';
@@ -29,7 +29,7 @@ addStrings({
     'atr.relocate': 'Перенесённые файлы', 'atr.relocateHint': 'Ищет данные торрентов с пропавшими файлами в папках библиотеки (или в указанных, по одной в строке) и указывает клиенту новое место.',
     'atr.dirs': 'Папки (необязательно)', 'atr.runRelocate': 'Найти и перенести', 'atr.relocated': 'Перенесено', 'atr.notFound': 'Не найдено',
     'atr.errors': 'Ошибки', 'atr.to': 'Куда', 'atr.truncated': 'Обход папок прерван на пределе: найдено не всё.',
-    'atr.job': 'Задание: {state}, проверено {checked} из {total}, перенесено {relocated}, не найдено {notFound}',
+    'atr.job': 'Проверено {checked} из {total}, перенесено {relocated}, не найдено {notFound}',
     'job.idle': 'не запускалось', 'job.running': 'идёт', 'job.completed': 'завершено', 'job.failed': 'ошибка', 'job.cancelled': 'отменено',
     'atr.categories': 'Категории', 'atr.categoriesHint': 'Торрентам без категории подбирается запись каталога; её категория становится категорией торрента.',
     'atr.dryRun': 'Показать план', 'atr.apply': 'Применить', 'atr.plan': 'План (ничего не изменено)', 'atr.applied': 'Применено',
@@ -41,6 +41,9 @@ addStrings({
     'atr.indexer': 'Индексатор', 'atr.inLibrary': 'уже в библиотеке', 'atr.inLibraryAs': 'уже в библиотеке: {title}', 'atr.freeleech': 'freeleech',
     'atr.published': 'Опубликован',
     'err.relocate_running': 'Перенос уже идёт',
+    'tstate.Downloading': 'Загрузка', 'tstate.Seeding': 'Раздача', 'tstate.Stalled': 'Нет пиров', 'tstate.Paused': 'Пауза',
+    'tstate.Completed': 'Готово', 'tstate.Queued': 'В очереди', 'tstate.Checking': 'Проверка', 'tstate.Moving': 'Перемещение',
+    'tstate.Metadata': 'Метаданные', 'tstate.MissingFiles': 'Нет файлов', 'tstate.Error': 'Ошибка',
   },
   en: {
     'atr.list': 'Downloads', 'atr.name': 'Name', 'atr.state': 'State', 'atr.progress': 'Done', 'atr.size': 'Size',
@@ -53,7 +56,7 @@ addStrings({
     'atr.relocate': 'Moved files', 'atr.relocateHint': 'Finds the data of torrents whose files are missing in the library folders (or in those given, one a line) and points the client at their new place.',
     'atr.dirs': 'Folders (optional)', 'atr.runRelocate': 'Find and relocate', 'atr.relocated': 'Relocated', 'atr.notFound': 'Not found',
     'atr.errors': 'Errors', 'atr.to': 'To', 'atr.truncated': 'The walk stopped at its limit: not everything was searched.',
-    'atr.job': 'Job: {state}, checked {checked} of {total}, relocated {relocated}, not found {notFound}',
+    'atr.job': 'Checked {checked} of {total}, relocated {relocated}, not found {notFound}',
     'job.idle': 'never run', 'job.running': 'running', 'job.completed': 'completed', 'job.failed': 'failed', 'job.cancelled': 'cancelled',
     'atr.categories': 'Categories', 'atr.categoriesHint': 'Torrents without a category are matched to a catalogue entry; its category becomes the torrent\'s.',
     'atr.dryRun': 'Show the plan', 'atr.apply': 'Apply', 'atr.plan': 'Plan (nothing changed)', 'atr.applied': 'Applied',
@@ -65,6 +68,9 @@ addStrings({
     'atr.indexer': 'Indexer', 'atr.inLibrary': 'already in the library', 'atr.inLibraryAs': 'already in the library: {title}', 'atr.freeleech': 'freeleech',
     'atr.published': 'Published',
     'err.relocate_running': 'A relocation is already running',
+    'tstate.Downloading': 'Downloading', 'tstate.Seeding': 'Seeding', 'tstate.Stalled': 'Stalled', 'tstate.Paused': 'Paused',
+    'tstate.Completed': 'Completed', 'tstate.Queued': 'Queued', 'tstate.Checking': 'Checking', 'tstate.Moving': 'Moving',
+    'tstate.Metadata': 'Metadata', 'tstate.MissingFiles': 'Missing files', 'tstate.Error': 'Error',
   },
 });
 
@@ -93,7 +99,7 @@ export default async function mount(root) {
       down.hidden = true;
       listBox.hidden = false;
       drawList();
-      listStatus.textContent = t('atr.count', { n: formatNumber(torrents.length) }) + ' · ' + t('atr.updated', { at: new Date().toLocaleTimeString() });
+      listStatus.textContent = t('atr.count', { n: formatNumber(torrents.length) }) + ' · ' + t('atr.updated', { at: new Date().toLocaleTimeString(currentLang()) });
     } catch (e) {
       if (e.name === 'AbortError') return;
       // Shown in place, not as a toast: it is asked again every 5 s.
@@ -102,7 +108,7 @@ export default async function mount(root) {
         e.message && e.code === 'torrent_client_unavailable' ? el('p', { class: 'note' }, e.message) : '',
         el('p', { class: 'note' }, t('atr.downHint')));
       listBox.hidden = true;
-      listStatus.textContent = t('atr.updated', { at: new Date().toLocaleTimeString() });
+      listStatus.textContent = t('atr.updated', { at: new Date().toLocaleTimeString(currentLang()) });
     }
     if (!stop.signal.aborted) timer = setTimeout(refresh, refreshMs);
   }
@@ -112,8 +118,14 @@ export default async function mount(root) {
     const page = torrents.slice(offset, offset + listPage);
     listBox.replaceChildren(table([
       { label: 'atr.name', cell: (x) => el('div', { class: 'atr-name', dataset: { hash: x.hash } }, el('div', { class: 'title' }, x.name || x.hash),
-        el('div', { class: 'note mono' }, x.hash), x.category ? chip(x.category) : '', x.save_path ? el('div', { class: 'note mono' }, x.save_path) : '') },
-      { label: 'atr.state', cell: (x) => chip(x.state, stateKind[x.state] || 'muted') },
+        el('div', { class: 'note mono' }, x.hash),
+        el('div', { class: 'atr-inline-progress' }, progress(Math.round(x.progress * 1000), 1000, (x.progress * 100).toFixed(1) + ' %')), x.category ? chip(x.category) : '', x.save_path ? el('div', { class: 'note mono' }, x.save_path) : '') },
+      { label: 'atr.state', cell: (x) => {
+        const c = chip(has('tstate.' + x.state) ? t('tstate.' + x.state) : x.state, stateKind[x.state] || 'muted');
+        c.title = x.client_state;
+        c.dataset.state = x.state;
+        return c;
+      } },
       { label: 'atr.progress', class: 'atr-progress', cell: (x) => progress(Math.round(x.progress * 1000), 1000, (x.progress * 100).toFixed(1) + ' %') },
       { label: 'atr.size', class: 'num', cell: (x) => formatBytes(x.size) },
       { label: 'atr.speed', class: 'num', cell: (x) => x.download_speed ? formatBytes(x.download_speed) + '/s' : '—' },
@@ -156,8 +168,9 @@ export default async function mount(root) {
   // ---- relocation ----
   const dirs = el('textarea', { id: 'atr-dirs', rows: '2', class: 'code small', placeholder: '/srv/media' });
   const relocateJob = el('div', { class: 'atr-job' });
-  const relocateOut = el('div', {});
   let jobTimer = 0;
+  // The status is the current or last relocation, inline or a job: its
+  // state and counts, and once over what was relocated and what not.
   async function relocateStatus() {
     clearTimeout(jobTimer);
     let s;
@@ -170,34 +183,29 @@ export default async function mount(root) {
   }
   function drawJob(s) {
     if (s.state === 'idle') { relocateJob.replaceChildren(); return; }
+    const relocated = s.relocated || [];
+    const notFound = s.not_found || [];
     const kind = { running: 'warn', completed: 'ok', failed: 'err', cancelled: 'muted' }[s.state] || 'muted';
     relocateJob.replaceChildren(el('div', { class: 'toolbar' }, chip(t('job.' + s.state), kind),
-      el('span', { class: 'note' }, t('atr.job', { state: t('job.' + s.state), checked: s.checked ?? 0, total: s.total ?? 0, relocated: s.relocated ?? 0, notFound: s.not_found ?? 0 })),
+      el('span', { class: 'note' }, t('atr.job', { state: t('job.' + s.state), checked: s.checked ?? 0, total: s.total ?? 0,
+        relocated: relocated.length, notFound: notFound.length })),
       s.finished_at ? el('span', { class: 'note' }, formatDate(s.finished_at)) : ''),
     s.state === 'running' ? progress(s.checked || 0, s.total || 0) : '',
     s.error ? el('p', { class: 'note error' }, s.error) : '',
     s.truncated ? el('p', { class: 'note' }, t('atr.truncated')) : '',
-    s.errors && s.errors.length ? errorsTable(s.errors) : '');
+    relocated.length ? el('div', {}, el('h3', {}, t('atr.relocated') + ': ' + relocated.length),
+      table([{ label: 'atr.name', cell: (x) => x.name }, { label: 'atr.to', class: 'path', cell: (x) => x.to }], relocated)) : '',
+    notFound.length ? el('div', {}, el('h3', {}, t('atr.notFound') + ': ' + notFound.length),
+      table([{ label: 'atr.name', cell: (x) => x.name || x.hash }], notFound)) : '',
+    s.errors && s.errors.length ? el('div', {}, el('h3', {}, t('atr.errors')), table([
+      { label: 'atr.name', cell: (x) => x.name || x.hash }, { label: 'atr.reason', cell: (x) => x.error }], s.errors)) : '');
   }
-  const errorsTable = (errs) => el('div', {}, el('h3', {}, t('atr.errors')), table([
-    { label: 'atr.name', cell: (x) => x.name || x.hash }, { label: 'atr.reason', cell: (x) => x.error }], errs));
   const runRelocate = button('atr.runRelocate', async () => {
-    const list = dirs.value.split('\n').map((s) => s.trim()).filter(Boolean);
+    const list = dirs.value.split('\n').map((x) => x.trim()).filter(Boolean);
     const r = await api('/api/torrents/relocate', { method: 'POST', body: list.length ? { dirs: list } : {} });
-    relocateStatus();
-    if (r.status === 'started') {
-      relocateOut.replaceChildren();
-      toast(t('admin.started'), 'info');
-      return;
-    }
-    relocateOut.replaceChildren(
-      el('h3', {}, t('atr.relocated') + ': ' + r.relocated.length),
-      r.relocated.length ? table([{ label: 'atr.name', cell: (x) => x.name }, { label: 'atr.to', class: 'path', cell: (x) => x.to }], r.relocated) : '',
-      el('h3', {}, t('atr.notFound') + ': ' + r.not_found.length),
-      r.not_found.length ? table([{ label: 'atr.name', cell: (x) => x.name || x.hash }], r.not_found) : '',
-      r.truncated ? el('p', { class: 'note' }, t('atr.truncated')) : '',
-      r.errors && r.errors.length ? errorsTable(r.errors) : '');
-    toast(t('atr.relocated') + ': ' + r.relocated.length + ' · ' + t('atr.notFound') + ': ' + r.not_found.length, 'info');
+    toast(r.status === 'started' ? t('admin.started')
+      : t('atr.relocated') + ': ' + r.relocated.length + ' · ' + t('atr.notFound') + ': ' + r.not_found.length, 'info');
+    await relocateStatus();
     refresh();
   }, { kind: 'primary' });
   runRelocate.id = 'atr-run-relocate';
@@ -277,6 +285,8 @@ export default async function mount(root) {
     for (const [i, row] of [...results.querySelectorAll('tbody tr')].entries()) if (page[i]) row.dataset.inLibrary = String(!!page[i].in_library);
   }
 
+  // The tab shows once the list and the relocation's state are in.
+  await Promise.all([refresh(), relocateStatus()]);
   root.append(el('div', { class: 'atr' },
     section('atr.list', down, listStatus, listBox),
     section('atr.add', linkForm, field('atr.file', file), el('p', { class: 'note' }, t('atr.fileHint'))),
@@ -284,10 +294,8 @@ export default async function mount(root) {
     el('div', { class: 'cols' },
       section('atr.categories', el('p', { class: 'note' }, t('atr.categoriesHint')), el('div', { class: 'toolbar' }, dryRun, apply), plan),
       section('atr.relocate', el('p', { class: 'note' }, t('atr.relocateHint')), field('atr.dirs', dirs), el('div', { class: 'toolbar' }, runRelocate),
-        el('div', { id: 'atr-relocate' }, relocateJob, relocateOut)))));
+        el('div', { id: 'atr-relocate' }, relocateJob)))));
 
-  await refresh();
-  relocateStatus();
   return () => { stop.abort(); clearTimeout(timer); clearTimeout(jobTimer); };
 }
 
