@@ -269,6 +269,8 @@ func TestAdminTabsSpeech(t *testing.T) {
 	assert.NotContains(t, asked[0], "token", "the token travels in the header")
 	tab.noFailedRequests(t) // the synthesis answered 200
 	assert.Contains(t, visibleText(t, ctx, "#atts-status"), "espeak, en-us, mp3")
+	dir := t.TempDir()
+	screenshot(t, ctx, dir, "admin-speech-playing-1024-light-en")
 
 	pick(t, ctx, "#atts-engine", "google")
 	assert.Contains(t, visibleText(t, ctx, "#atts-engine-note"), "google is unavailable")
@@ -277,7 +279,6 @@ func TestAdminTabsSpeech(t *testing.T) {
 	until(t, ctx, "and told", fmt.Sprintf(`[...document.querySelectorAll('#toasts .toast.error')].some(e => e.textContent === %q)`, downMsg))
 	assert.True(t, eval[bool](t, ctx, audio+`.paused`), "nothing plays")
 
-	dir := t.TempDir()
 	adminShots(t, ctx, dir, "speech", "admin-speech")
 	tab.noFailedRequests(t, "engine=google")
 	b.noProblems(t)

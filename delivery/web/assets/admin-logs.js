@@ -178,6 +178,8 @@ export default async function mount(root, { onEvent }) {
     linesBox.replaceChildren(list,
       state.lines.length > linesPerPage ? pager({ total: state.lines.length, limit: linesPerPage, offset: start,
         onPage: (o) => { state.linesOffset = o; drawLines(); } }) : '');
+    // A tail reads from its end: the newest line is in view.
+    if (shown.length && state.linesOffset === null) list.scrollTop = list.scrollHeight;
   }
 
   function lineNode(l) {

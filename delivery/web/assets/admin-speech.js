@@ -9,7 +9,7 @@
 import { t, addStrings } from './i18n.js';
 import { api, token, ApiError, readable, signIn } from './api.js';
 import { el, toast, showError } from './ui.js';
-import { section, table, action, field, chip, formatBytes } from './admin-kit.js';
+import { section, action, field, chip, formatBytes } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -88,14 +88,16 @@ export default async function mount(root) {
     return cleanup;
   }
 
-  enginesBox.replaceChildren(table([
-    { label: 'atts.engine', cell: (e) => el('span', {}, el('strong', {}, e.name), e.name === info.default_engine ? [' ', chip(t('atts.default'))] : '') },
-    { label: 'atts.state', cell: (e) => el('div', { dataset: { engine: e.name } }, chip(t(e.available ? 'atts.available' : 'atts.unavailable'), e.available ? 'ok' : 'err'),
-      e.message ? el('div', { class: 'note engine-message' }, e.message) : '') },
-    { label: 'atts.voices', class: 'num', cell: (e) => String((e.voices || []).length) },
-    { label: 'atts.defaultVoices', cell: (e) => Object.entries(e.default_voices || {}).map(([l, v]) => l + ' → ' + v).join(', ') || '—' },
-    { label: 'atts.formats', cell: (e) => (e.formats || []).join(', ') + (e.default_format ? ' (' + e.default_format + ')' : '') },
-  ], engines));
+  // One card per engine (a table of long reasons reads badly on a phone).
+  enginesBox.replaceChildren(el('div', { class: 'atts-engines' }, ...engines.map((e) => el('div', { class: 'atts-engine', dataset: { engine: e.name } },
+    el('div', { class: 'atts-engine-head' }, el('strong', {}, e.name),
+      chip(t(e.available ? 'atts.available' : 'atts.unavailable'), e.available ? 'ok' : 'err'),
+      e.name === info.default_engine ? chip(t('atts.default')) : ''),
+    e.message ? el('p', { class: 'note engine-message' }, e.message) : '',
+    el('dl', { class: 'kv' },
+      el('dt', {}, t('atts.voices')), el('dd', {}, String((e.voices || []).length)),
+      el('dt', {}, t('atts.defaultVoices')), el('dd', {}, Object.entries(e.default_voices || {}).map(([l, v]) => l + ' → ' + v).join(', ') || '—'),
+      el('dt', {}, t('atts.formats')), el('dd', {}, (e.formats || []).join(', ') + (e.default_format ? ' (' + e.default_format + ')' : '')))))));
 
   const engineSel = el('select', { id: 'atts-engine' }, engines.map((e) => el('option', { value: e.name, selected: e.name === info.default_engine },
     e.name + (e.available ? '' : ' — ' + t('atts.unavailable')))));
