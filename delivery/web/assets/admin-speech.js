@@ -115,7 +115,7 @@ export default async function mount(root) {
     const dv = e.default_voices || {};
     const voices = [...(e.voices || [])].sort((a, b) => (a.lang || '').localeCompare(b.lang || '') || a.id.localeCompare(b.id));
     voiceSel.replaceChildren(el('option', { value: '' }, t('atts.byLang', { ru: dv.ru || '—', en: dv.en || '—' })),
-      ...voices.map((v) => el('option', { value: v.id }, [v.name && v.name !== v.id ? v.id + ' — ' + v.name : v.id, v.lang ? ' (' + v.lang + ')' : '',
+      ...voices.map((v) => el('option', { value: v.id }, [v.name && v.name !== v.id ? v.id + ' — ' + v.name : v.id, v.lang && v.lang !== v.id ? ' (' + v.lang + ')' : '',
         v.gender ? ', ' + v.gender : ''].join(''))));
     const formats = e.formats && e.formats.length ? e.formats : ['mp3', 'wav', 'ogg'];
     formatSel.replaceChildren(...formats.map((f) => el('option', { value: f, selected: f === e.default_format }, f)));
