@@ -79,7 +79,3 @@ func adminShots(t *testing.T, ctx context.Context, dir, tab, name string) {
 		screenshot(t, ctx, dir, fmt.Sprintf("%s-%d-%s-%s", name, v.width, v.scheme, v.lang))
 	}
 }
-
-// The tabs' tests use these helpers; until every tab has landed some of
-// them may be unused.
-var _, _, _, _ = openAdmin, switchTab, adminShots, adminTab.noFailedRequests
