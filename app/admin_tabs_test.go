@@ -53,9 +53,9 @@ func torrentRow(hash string) string {
 }
 
 // The Torrents tab against a real qbittorrent-nox and a fake Torznab
-// indexer: a magnet, a .torrent file (read in the browser into a magnet
-// whose hash must be the one the server computes for the file) and a
-// search result are added and listed; the library's film is marked in the
+// indexer: a magnet, a .torrent file (sent as it is, listed at once with
+// its own name and size since the client has its metadata) and a search
+// result are added and listed; the library's film is marked in the
 // search; the categories' dry run shows its plan before it is applied;
 // relocation reports; then the client goes away and the list says so in
 // place, without a message every refresh.
@@ -98,7 +98,8 @@ func TestAdminTabsTorrents(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, file, 0o644))
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#atr-file"), []string{path})))
 	until(t, ctx, "the .torrent file is listed under the hash of its info dictionary", torrentRow(fileHash)+` != null`)
-	assert.Contains(t, eval[string](t, ctx, torrentRow(fileHash)+`.innerText`), "Another.Film.2021.mkv", "the file's name went with its magnet")
+	until(t, ctx, "the client has the file's metadata at once", torrentRow(fileHash)+`.innerText.includes('Another.Film.2021.mkv')`)
+	assert.NotContains(t, eval[string](t, ctx, torrentRow(fileHash)+`.innerText`), "Metadata", "no waiting for peers")
 
 	fill(t, ctx, "#atr-query", "Interstellar")
 	click(t, ctx, "#atr-find")

@@ -213,3 +213,33 @@ func TestRefusedLoginIs503AndThePasswordStaysSecret(t *testing.T) {
 	assert.NotContains(t, ta.stderr.String(), "not-the-password-42")
 	assert.NotContains(t, ta.stderr.String(), d.Password)
 }
+
+// A .torrent file sent in the request (base64 in JSON) is added as a file
+// under the hash the server computes, a user may send one, and a bad one
+// or one with a link too adds nothing.
+func TestDownloadAnUploadedTorrentFile(t *testing.T) {
+	t.Parallel()
+	ta, _, user := torrentApp(t, nil)
+	file, fileHash := torrenttest.SingleFile("Uploaded.Film.2022.mkv", bytes.Repeat([]byte("u"), 30_000))
+	resp, body := ta.do(t, "POST", "/api/torrents/download", user, map[string]any{"torrent_file": file, "title": "Uploaded"})
+	require.Equal(t, 201, resp.StatusCode, "%v", body)
+	assert.Equal(t, map[string]any{"status": "added", "hash": fileHash, "method": "file"}, body)
+	require.Eventually(t, func() bool { return torrentsByHash(t, ta, user)[fileHash]["name"] == "Uploaded.Film.2022.mkv" },
+		10*time.Second, 100*time.Millisecond, "the client has the file's own metadata at once")
+
+	for name, req := range map[string]map[string]any{
+		"not a torrent":    {"torrent_file": []byte("<html>nope</html>")},
+		"file and link":    {"torrent_file": file, "url": filmMagnet},
+		"not base64":       {"torrent_file": "%%%"},
+		"the same again":   {"torrent_file": file},
+		"neither anything": {},
+	} {
+		resp, body := ta.do(t, "POST", "/api/torrents/download", user, req)
+		want := 400
+		if name == "the same again" {
+			want = 409
+		}
+		assert.Equal(t, want, resp.StatusCode, "%s: %v", name, body)
+	}
+	assert.Len(t, torrentsByHash(t, ta, user), 1, "nothing else was added")
+}

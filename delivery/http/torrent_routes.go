@@ -75,9 +75,12 @@ func (s *Server) torrentList(c *fiber.Ctx) error {
 }
 
 type downloadRequest struct {
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	Source string `json:"source"`
+	URL string `json:"url"`
+	// TorrentFile is a .torrent file, base64 in JSON (encoding/json's
+	// []byte), for a client that has the file rather than a link.
+	TorrentFile []byte `json:"torrent_file"`
+	Title       string `json:"title"`
+	Source      string `json:"source"`
 }
 
 func (s *Server) torrentDownload(c *fiber.Ctx) error {
@@ -87,7 +90,7 @@ func (s *Server) torrentDownload(c *fiber.Ctx) error {
 	}
 	u, _ := CurrentUser(c)
 	added, err := s.deps.Torrents.Download(c.UserContext(),
-		torrent.DownloadRequest{URL: req.URL, Title: req.Title, Source: req.Source, Admin: u.Admin()})
+		torrent.DownloadRequest{URL: req.URL, File: req.TorrentFile, Title: req.Title, Source: req.Source, Admin: u.Admin()})
 	if err != nil {
 		return err
 	}

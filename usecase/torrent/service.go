@@ -99,7 +99,9 @@ func (s *Service) List(ctx context.Context) ([]domain.Torrent, error) {
 // caller is an administrator: their links may point into the LAN and a
 // failed fetch tells them why.
 type DownloadRequest struct {
-	URL    string
+	URL string
+	// File is a .torrent file sent by the client itself, instead of URL.
+	File   []byte
 	Title  string
 	Source string
 	Admin  bool
@@ -160,6 +162,9 @@ func (s *Service) refuseDuplicate(ctx context.Context, hash string) error {
 // to be a torrent.
 func (s *Service) prepare(ctx context.Context, req DownloadRequest) (domain.TorrentAdd, Added, error) {
 	link := strings.TrimSpace(req.URL)
+	if len(req.File) > 0 {
+		return uploaded(link, req)
+	}
 	if err := validateRequest(link, req); err != nil {
 		return domain.TorrentAdd{}, Added{}, err
 	}
@@ -179,6 +184,32 @@ func (s *Service) prepare(ctx context.Context, req DownloadRequest) (domain.Torr
 	}
 	return add, added, err
 }
+
+// uploaded checks a .torrent file sent with the request: alone (not with a
+// link), a bencoded torrent, and no larger than a fetched one may be.
+func uploaded(link string, req DownloadRequest) (domain.TorrentAdd, Added, error) {
+	fields := map[string]string{}
+	if link != "" {
+		fields["url"] = "give url or torrent_file, not both"
+	}
+	if len(req.File) > maxTorrentFileBytes {
+		fields["torrent_file"] = fmt.Sprintf("must be at most %d MiB", maxTorrentFileBytes>>20)
+	}
+	if err := validateRequest("-", req); err != nil {
+		return domain.TorrentAdd{}, Added{}, err
+	}
+	if len(fields) > 0 {
+		return domain.TorrentAdd{}, Added{}, domain.ErrInvalid("the download request is not valid", fields)
+	}
+	meta, err := ParseTorrentFile(req.File)
+	if err != nil {
+		return domain.TorrentAdd{}, Added{}, err
+	}
+	return domain.TorrentAdd{File: req.File}, Added{Hash: meta.Hash, Method: MethodFile}, nil
+}
+
+// maxTorrentFileBytes bounds an uploaded .torrent file as a fetched one is.
+const maxTorrentFileBytes = 5 << 20
 
 // errNotFetched is what a user hears of any failure to fetch a link.
 var errNotFetched = domain.ErrInvalidTorrentLink("the link could not be downloaded as a torrent file (the server log says why)")

@@ -8,10 +8,9 @@
 // (503 torrent_client_unavailable) is a state the list shows, not a
 // message every 5 s.
 //
-// POST /download takes a link only ({"url"}: a magnet or an http(s)
-// address), so a .torrent file is read here: its info dictionary's SHA-1
-// (the info-hash), its name and trackers become a magnet link. The client
-// then fetches the metadata from peers, as for any magnet.
+// A .torrent file goes to POST /download as it is ({"torrent_file"}:
+// base64), so the client has its metadata at once and the server checks
+// it with the same decoder as a fetched one.
 import { t, has, addStrings, currentLang } from './i18n.js';
 import { api, token, ApiError, readable, signIn } from './api.js';
 import { el, toast, showError } from './ui.js';
@@ -24,8 +23,8 @@ addStrings({
     'atr.count': 'Торрентов: {n} · обновляется каждые 5 с', 'atr.updated': 'обновлено {at}',
     'atr.down': 'Торрент-клиент недоступен', 'atr.downHint': 'Проверьте, что qBittorrent запущен и адрес, логин и пароль в настройках torrent_client верны. Список обновится сам.',
     'atr.add': 'Добавить', 'atr.link': 'Magnet-ссылка или адрес .torrent', 'atr.addLink': 'Добавить ссылку',
-    'atr.file': 'Файл .torrent', 'atr.fileHint': 'Файл читается в браузере и отправляется как magnet-ссылка: метаданные клиент получит от пиров.',
-    'atr.added.ok': 'Добавлено: {hash}', 'atr.badFile': 'Это не файл .torrent: {why}', 'atr.v2only': 'Торрент только версии 2: добавьте его magnet-ссылкой или по адресу',
+    'atr.file': 'Файл .torrent', 'atr.fileHint': 'Файл отправляется на сервер как есть (до 750 КБ).',
+    'atr.added.ok': 'Добавлено: {hash}',
     'atr.relocate': 'Перенесённые файлы', 'atr.relocateHint': 'Ищет данные торрентов с пропавшими файлами в папках библиотеки (или в указанных, по одной в строке) и указывает клиенту новое место.',
     'atr.dirs': 'Папки (необязательно)', 'atr.runRelocate': 'Найти и перенести', 'atr.relocated': 'Перенесено', 'atr.notFound': 'Не найдено',
     'atr.errors': 'Ошибки', 'atr.to': 'Куда', 'atr.truncated': 'Обход папок прерван на пределе: найдено не всё.',
@@ -51,8 +50,8 @@ addStrings({
     'atr.count': 'Torrents: {n} · refreshed every 5 s', 'atr.updated': 'updated {at}',
     'atr.down': 'The torrent client is unavailable', 'atr.downHint': 'Check that qBittorrent runs and that the address, user and password of torrent_client are right. The list refreshes by itself.',
     'atr.add': 'Add', 'atr.link': 'Magnet link or .torrent address', 'atr.addLink': 'Add the link',
-    'atr.file': '.torrent file', 'atr.fileHint': 'The file is read in the browser and sent as a magnet link: the client gets its metadata from peers.',
-    'atr.added.ok': 'Added: {hash}', 'atr.badFile': 'Not a .torrent file: {why}', 'atr.v2only': 'A version 2 only torrent: add it by its magnet link or address',
+    'atr.file': '.torrent file', 'atr.fileHint': 'The file is sent to the server as it is (up to 750 KB).',
+    'atr.added.ok': 'Added: {hash}',
     'atr.relocate': 'Moved files', 'atr.relocateHint': 'Finds the data of torrents whose files are missing in the library folders (or in those given, one a line) and points the client at their new place.',
     'atr.dirs': 'Folders (optional)', 'atr.runRelocate': 'Find and relocate', 'atr.relocated': 'Relocated', 'atr.notFound': 'Not found',
     'atr.errors': 'Errors', 'atr.to': 'To', 'atr.truncated': 'The walk stopped at its limit: not everything was searched.',
@@ -151,15 +150,17 @@ export default async function mount(root) {
     const f = file.files && file.files[0];
     if (!f) return;
     try {
-      const magnet = magnetFromTorrent(new Uint8Array(await f.arrayBuffer()));
-      await add(magnet, f.name);
+      await addFile(new Uint8Array(await f.arrayBuffer()), f.name);
     } finally {
       file.value = '';
     }
   }));
 
-  async function add(url, source) {
-    const r = await api('/api/torrents/download', { method: 'POST', body: { url, source: 'admin panel: ' + source } });
+  async function add(url, source) { return added(await api('/api/torrents/download', { method: 'POST', body: { url, source: 'admin panel: ' + source } })); }
+  async function addFile(bytes, name) {
+    return added(await api('/api/torrents/download', { method: 'POST', body: { torrent_file: base64(bytes), source: 'admin panel: ' + name } }));
+  }
+  function added(r) {
     toast(t('atr.added.ok', { hash: r.hash }), 'info');
     refresh();
     return r;
@@ -332,126 +333,9 @@ async function search(query, category) {
 
 // ---- .torrent files ----
 
-/**
- * magnetFromTorrent reads a bencoded .torrent and answers its magnet link:
- * xt=urn:btih: the SHA-1 of the info dictionary's own bytes (a v1 or
- * hybrid torrent), dn its name, tr every tracker. Throws a readable Error
- * for anything else.
- */
-export function magnetFromTorrent(bytes) {
-  let top;
-  try {
-    top = decode(bytes);
-  } catch (e) {
-    throw new Error(t('atr.badFile', { why: e.message }));
-  }
-  const info = top.value instanceof Map ? top.value.get('info') : null;
-  if (!info || !(info.value instanceof Map)) throw new Error(t('atr.badFile', { why: 'no info dictionary' }));
-  if (!info.value.has('pieces')) throw new Error(t('atr.v2only'));
-  const hash = hex(sha1(bytes.subarray(info.start, info.end)));
-  const text = (v) => (v && v.value instanceof Uint8Array ? new TextDecoder().decode(v.value) : '');
-  const parts = ['xt=urn:btih:' + hash];
-  const name = text(info.value.get('name.utf-8')) || text(info.value.get('name'));
-  if (name) parts.push('dn=' + encodeURIComponent(name));
-  const trackers = new Set();
-  if (top.value.get('announce')) trackers.add(text(top.value.get('announce')));
-  const tiers = top.value.get('announce-list');
-  if (tiers && Array.isArray(tiers.value)) {
-    for (const tier of tiers.value) if (Array.isArray(tier.value)) for (const tr of tier.value) trackers.add(text(tr));
-  }
-  let magnet = 'magnet:?' + parts.join('&');
-  for (const tr of trackers) {
-    const next = magnet + '&tr=' + encodeURIComponent(tr);
-    if (!tr || next.length > 16000) continue; // the API takes links of up to 16384 characters
-    magnet = next;
-  }
-  return magnet;
-}
-
-// decode reads one bencoded value at the start of bytes and answers
-// {value, start, end} (dictionaries are Maps of such, lists arrays, byte
-// strings Uint8Arrays, integers numbers), so the info dictionary's exact
-// bytes can be hashed.
-function decode(bytes) {
-  let pos = 0;
-  const fail = (why) => { throw new Error(why + ' at byte ' + pos); };
-  function value(depth) {
-    if (depth > 64) fail('nested too deep');
-    const start = pos;
-    const c = bytes[pos];
-    if (c === 0x64) { // d
-      pos++;
-      const m = new Map();
-      while (bytes[pos] !== 0x65) {
-        if (pos >= bytes.length) fail('unterminated dictionary');
-        const k = value(depth + 1);
-        if (!(k.value instanceof Uint8Array)) fail('dictionary key not a string');
-        m.set(new TextDecoder().decode(k.value), value(depth + 1));
-      }
-      pos++;
-      return { value: m, start, end: pos };
-    }
-    if (c === 0x6c) { // l
-      pos++;
-      const l = [];
-      while (bytes[pos] !== 0x65) {
-        if (pos >= bytes.length) fail('unterminated list');
-        l.push(value(depth + 1));
-      }
-      pos++;
-      return { value: l, start, end: pos };
-    }
-    if (c === 0x69) { // i…e
-      const e = bytes.indexOf(0x65, pos);
-      if (e < 0) fail('unterminated integer');
-      const s = new TextDecoder().decode(bytes.subarray(pos + 1, e));
-      if (!/^-?\d+$/.test(s)) fail('bad integer');
-      pos = e + 1;
-      return { value: Number(s), start, end: pos };
-    }
-    if (c >= 0x30 && c <= 0x39) { // <length>:<bytes>
-      const colon = bytes.indexOf(0x3a, pos);
-      if (colon < 0 || colon - pos > 10) fail('bad string length');
-      const n = Number(new TextDecoder().decode(bytes.subarray(pos, colon)));
-      if (!Number.isSafeInteger(n) || colon + 1 + n > bytes.length) fail('string runs past the end');
-      pos = colon + 1 + n;
-      return { value: bytes.subarray(colon + 1, pos), start, end: pos };
-    }
-    return fail('unexpected byte');
-  }
-  const v = value(0);
-  if (pos !== bytes.length) fail('trailing bytes');
-  return v;
-}
-
-const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-
-/**
- * sha1 of bytes (FIPS 180-4). Our own, because crypto.subtle exists only
- * on secure origins and the panel is often opened as http://<LAN address>.
- */
-export function sha1(bytes) {
-  const len = bytes.length;
-  const words = new Uint32Array((((len + 8) >> 6) + 1) * 16);
-  for (let i = 0; i < len; i++) words[i >> 2] |= bytes[i] << (24 - (i % 4) * 8);
-  words[len >> 2] |= 0x80 << (24 - (len % 4) * 8);
-  words[words.length - 1] = len * 8; // the bit length's low word (Uint32Array keeps it mod 2^32)
-  words[words.length - 2] = Math.floor(len / 0x20000000);
-  let [a, b, c, d, e] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
-  const w = new Uint32Array(80);
-  for (let blk = 0; blk < words.length; blk += 16) {
-    for (let i = 0; i < 16; i++) w[i] = words[blk + i];
-    for (let i = 16; i < 80; i++) { const x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]; w[i] = (x << 1) | (x >>> 31); }
-    let [A, B, C, D, E] = [a, b, c, d, e];
-    for (let i = 0; i < 80; i++) {
-      const f = i < 20 ? (B & C) | (~B & D) : i < 40 ? B ^ C ^ D : i < 60 ? (B & C) | (B & D) | (C & D) : B ^ C ^ D;
-      const k = i < 20 ? 0x5a827999 : i < 40 ? 0x6ed9eba1 : i < 60 ? 0x8f1bbcdc : 0xca62c1d6;
-      const tmp = (((A << 5) | (A >>> 27)) + f + E + k + w[i]) >>> 0;
-      E = D; D = C; C = (B << 30) | (B >>> 2); B = A; A = tmp;
-    }
-    a = (a + A) >>> 0; b = (b + B) >>> 0; c = (c + C) >>> 0; d = (d + D) >>> 0; e = (e + E) >>> 0;
-  }
-  const out = new Uint8Array(20);
-  [a, b, c, d, e].forEach((v, i) => { out[i * 4] = v >>> 24; out[i * 4 + 1] = v >>> 16; out[i * 4 + 2] = v >>> 8; out[i * 4 + 3] = v; });
-  return out;
+/** base64 of bytes, as encoding/json reads a []byte. */
+function base64(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
