@@ -48,7 +48,7 @@ func newTestService(t *testing.T, maxBytes int64) (*Service, *counting, string) 
 	exectest.Require(t, "espeak-ng", "espeak-ng")
 	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
 	dir := t.TempDir()
-	cache, err := localfs.NewCache(dir, maxBytes)
+	cache, err := localfs.NewCache(dir, maxBytes, IsFileName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,8 +148,14 @@ func fileName(engine, voice string, format domain.AudioFormat, text string) stri
 	return hex.EncodeToString(h.Sum(nil)) + "." + string(format)
 }
 
-// fileNameRe is the only shape of name GET /api/tts/file serves.
+// fileNameRe is the only shape of name GET /api/tts/file serves, and the
+// only one the cache may count or evict (IsFileName).
 var fileNameRe = regexp.MustCompile(`^[0-9a-f]{64}\.(mp3|wav|ogg)$`)
+
+// IsFileName reports whether name is the shape of a cached audio file: the
+// name filter of the cache, so a cache folder shared by mistake with other
+// files never loses them to eviction.
+func IsFileName(name string) bool { return fileNameRe.MatchString(name) }
 
 // File is a cached audio file.
 type File struct {
