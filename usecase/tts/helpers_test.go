@@ -85,3 +85,38 @@ func write(t *testing.T, audio []byte, ext string) string {
 	}
 	return p
 }
+
+// remote stands in for a remote engine (Google, an OpenAI-compatible
+// server) behind its port: its voices are a local list, as theirs are,
+// whether or not it can speak now; it answers audio the test gives.
+type remote struct {
+	name        string
+	unavailable error
+	voices      []domain.Voice
+	// audio is the answer to one synthesis of text.
+	audio func(text string, format domain.AudioFormat) []byte
+	calls atomic.Int32
+}
+
+func (r *remote) Name() string                                   { return r.name }
+func (r *remote) Available(context.Context) error                { return r.unavailable }
+func (r *remote) Voices(context.Context) ([]domain.Voice, error) { return r.voices, nil }
+func (r *remote) Synthesize(_ context.Context, text, _ string, format domain.AudioFormat, w io.Writer) error {
+	r.calls.Add(1)
+	if r.unavailable != nil {
+		return r.unavailable
+	}
+	_, err := w.Write(r.audio(text, format))
+	return err
+}
+
+// newRemoteService is the use case over r alone, with a cache in a
+// temporary folder.
+func newRemoteService(t *testing.T, r *remote) *Service {
+	t.Helper()
+	cache, err := localfs.NewCache(t.TempDir(), 0, IsFileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New([]domain.SpeechEngine{r}, nil, cache, Options{Default: r.name})
+}

@@ -64,6 +64,17 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 		return Speech{}, domain.ErrInvalid(fmt.Sprintf("unknown audio format %q", r.Format),
 			map[string]string{"format": "must be mp3, wav or ogg"})
 	}
+	// An unknown voice is the client's mistake whether or not the engine
+	// can speak now: it is refused first whenever the engine lists its
+	// voices without being up (Google's and OpenAI's lists are local;
+	// espeak's needs espeak-ng, so without it the 503 comes first).
+	if r.Voice != "" {
+		if voices, err := e.Voices(ctx); err == nil {
+			if err := checkVoice(e, voices, r.Voice); err != nil {
+				return Speech{}, err
+			}
+		}
+	}
 	if err := e.Available(ctx); err != nil {
 		return Speech{}, err
 	}
@@ -79,7 +90,11 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 		sp.Voice = s.opt.Voices[e.Name()][sp.Lang]
 		return sp, nil
 	}
-	if err := checkVoice(ctx, e, r.Voice); err != nil {
+	voices, err := e.Voices(ctx)
+	if err != nil {
+		return Speech{}, err
+	}
+	if err := checkVoice(e, voices, r.Voice); err != nil {
 		return Speech{}, err
 	}
 	return sp, nil
@@ -94,14 +109,10 @@ func (s *Service) engineNames() []string {
 	return names
 }
 
-// checkVoice refuses a voice the engine does not list. An engine that
-// lists none (an OpenAI-compatible server with voices of its own) is
-// trusted to refuse it itself.
-func checkVoice(ctx context.Context, e domain.SpeechEngine, voice string) error {
-	voices, err := e.Voices(ctx)
-	if err != nil {
-		return err
-	}
+// checkVoice refuses a voice the engine does not list among voices. An
+// engine that lists none (an OpenAI-compatible server with voices of its
+// own) is trusted to refuse it itself.
+func checkVoice(e domain.SpeechEngine, voices []domain.Voice, voice string) error {
 	if len(voices) == 0 {
 		return nil
 	}
