@@ -95,8 +95,12 @@ type remote struct {
 	voices      []domain.Voice
 	// audio is the answer to one synthesis of text.
 	audio func(text string, format domain.AudioFormat) []byte
-	calls atomic.Int32
+	// fingerprint stands for its settings (server, model).
+	fingerprint string
+	calls       atomic.Int32
 }
+
+func (r *remote) Fingerprint() string { return r.fingerprint }
 
 func (r *remote) Name() string                                   { return r.name }
 func (r *remote) Available(context.Context) error                { return r.unavailable }

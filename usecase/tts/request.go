@@ -70,7 +70,7 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 	// espeak's needs espeak-ng, so without it the 503 comes first).
 	if r.Voice != "" {
 		if voices, err := e.Voices(ctx); err == nil {
-			if err := checkVoice(e, voices, r.Voice); err != nil {
+			if _, err := listedVoice(e, voices, r.Voice); err != nil {
 				return Speech{}, err
 			}
 		}
@@ -94,7 +94,7 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 	if err != nil {
 		return Speech{}, err
 	}
-	if err := checkVoice(e, voices, r.Voice); err != nil {
+	if sp.Voice, err = listedVoice(e, voices, r.Voice); err != nil {
 		return Speech{}, err
 	}
 	return sp, nil
@@ -109,19 +109,20 @@ func (s *Service) engineNames() []string {
 	return names
 }
 
-// checkVoice refuses a voice the engine does not list among voices. An
+// listedVoice is voice as the engine lists it among voices ("RU" is "ru":
+// one voice, one cache file), or invalid_input when it is not listed. An
 // engine that lists none (an OpenAI-compatible server with voices of its
-// own) is trusted to refuse it itself.
-func checkVoice(e domain.SpeechEngine, voices []domain.Voice, voice string) error {
+// own) is trusted to refuse it itself: the voice is kept as asked.
+func listedVoice(e domain.SpeechEngine, voices []domain.Voice, voice string) (string, error) {
 	if len(voices) == 0 {
-		return nil
+		return voice, nil
 	}
 	for _, v := range voices {
 		if strings.EqualFold(v.ID, voice) {
-			return nil
+			return v.ID, nil
 		}
 	}
-	return domain.ErrInvalid(fmt.Sprintf("the %s engine has no voice %q", e.Name(), voice),
+	return "", domain.ErrInvalid(fmt.Sprintf("the %s engine has no voice %q", e.Name(), voice),
 		map[string]string{"voice": "unknown voice; GET /api/tts/voices lists them"})
 }
 

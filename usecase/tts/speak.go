@@ -19,7 +19,7 @@ func (s *Service) Synthesize(ctx context.Context, sp Speech) (File, error) {
 // Cached is sp's file and whether the cache has it; without it, the file
 // is the name it will have (its Path empty).
 func (s *Service) Cached(sp Speech) (File, bool) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	name := fileName(sp, sp.Text)
 	p, ok := s.cache.Path(name)
 	return File{Name: name, Path: p, Format: sp.Format}, ok
 }
@@ -28,7 +28,7 @@ func (s *Service) Cached(sp Speech) (File, bool) {
 // listener hears it at once, and when w fails (the listener left) the
 // synthesis stops and nothing is cached. It returns the cached file.
 func (s *Service) SynthesizeTo(ctx context.Context, sp Speech, w io.Writer) (File, error) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	name := fileName(sp, sp.Text)
 	p, err := s.cache.Put(name, func(file io.Writer) error {
 		return sp.Engine.Synthesize(ctx, sp.Text, sp.Voice, sp.Format, io.MultiWriter(file, w))
 	})
@@ -43,7 +43,7 @@ func (s *Service) SynthesizeTo(ctx context.Context, sp Speech, w io.Writer) (Fil
 // second rename wins; each writes its own temporary file, so neither
 // reader sees half of one.
 func (s *Service) cached(ctx context.Context, sp Speech, text string) (File, error) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, text)
+	name := fileName(sp, text)
 	f := File{Name: name, Format: sp.Format}
 	if p, ok := s.cache.Path(name); ok {
 		f.Path = p

@@ -12,6 +12,9 @@ import (
 	"unicode/utf8"
 
 	"mediateka/domain"
+	"mediateka/repository/exectest"
+	"mediateka/repository/localfs"
+	"mediateka/repository/tts/espeak"
 )
 
 func TestSynthesizeMakesEachSpeechOnce(t *testing.T) {
@@ -189,5 +192,61 @@ func TestSpeakFitsLongAnswers(t *testing.T) {
 	}
 	if one := strings.Repeat("я", 6000); utf8.RuneCountInString(fitSpeech(one)) != domain.MaxSpeechChars {
 		t.Fatal("a single over-long sentence is cut at the limit")
+	}
+}
+
+// TestTheCacheNameFollowsTheEngineSettings: audio made before a setting
+// changed (espeak's rate, a remote model) is not served after it, and a
+// voice asked in another case is the listed voice, one file.
+func TestTheCacheNameFollowsTheEngineSettings(t *testing.T) {
+	exectest.Require(t, "espeak-ng", "espeak-ng")
+	ctx := context.Background()
+	dir := t.TempDir()
+	nameAt := func(opt espeak.Options, voice string) string {
+		t.Helper()
+		cache, err := localfs.NewCache(dir, 0, IsFileName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := New([]domain.SpeechEngine{espeak.New(opt)}, nil, cache, Options{Default: "espeak"})
+		sp, err := svc.Prepare(ctx, Request{Text: "Привет", Voice: voice, Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Name
+	}
+	plain := nameAt(espeak.Options{}, "ru")
+	if slow := nameAt(espeak.Options{Rate: 90}, "ru"); slow == plain {
+		t.Error("a new tts.espeak.rate is answered with the audio made at the old one")
+	}
+	if high := nameAt(espeak.Options{Pitch: 90}, "ru"); high == plain {
+		t.Error("a new tts.espeak.pitch is answered with the audio made at the old one")
+	}
+	if upper := nameAt(espeak.Options{}, "RU"); upper != plain {
+		t.Errorf("voice RU is %s, ru %s: one voice, two files", upper, plain)
+	}
+
+	r := &remote{name: "openai", voices: []domain.Voice{{ID: "alloy"}}, fingerprint: "model=tts-1",
+		audio: func(string, domain.AudioFormat) []byte { return []byte("RIFF") }}
+	svc := newRemoteService(t, r)
+	made := func(voice string) string {
+		sp, err := svc.Prepare(ctx, Request{Text: "Hello", Voice: voice, Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Name
+	}
+	first := made("alloy")
+	r.fingerprint = "model=gpt-4o-mini-tts"
+	if made("ALLOY") == first || r.calls.Load() != 2 {
+		t.Errorf("another model: %d syntheses, want 2 (a file apart)", r.calls.Load())
 	}
 }
