@@ -95,6 +95,8 @@ type remote struct {
 	voices      []domain.Voice
 	// audio is the answer to one synthesis of text.
 	audio func(text string, format domain.AudioFormat) []byte
+	// chunk, when not 0, is how many bytes each write carries.
+	chunk int
 	// fingerprint stands for its settings (server, model).
 	fingerprint string
 	calls       atomic.Int32
@@ -110,8 +112,18 @@ func (r *remote) Synthesize(_ context.Context, text, _ string, format domain.Aud
 	if r.unavailable != nil {
 		return r.unavailable
 	}
-	_, err := w.Write(r.audio(text, format))
-	return err
+	b := r.audio(text, format)
+	for len(b) > 0 {
+		n := len(b)
+		if r.chunk > 0 {
+			n = min(n, r.chunk)
+		}
+		if _, err := w.Write(b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 // newRemoteService is the use case over r alone, with a cache in a

@@ -63,7 +63,8 @@ func (s *Service) cached(ctx context.Context, sp Speech, text string) (File, err
 // each written as the engine makes it: the first sentence can play while
 // the others are still being made. A WAV stream keeps the first
 // sentence's header (its sizes set to "unknown", as for any live WAV) and
-// drops the others'; mp3 frames simply follow each other. Ogg is the
+// drops the others'; an mp3 stream keeps the first sentence's ID3 tag
+// and drops the others' and every Xing/Info frame (mp3Joiner). Ogg is the
 // exception: sentences made apart would be chained Ogg streams, which
 // Chromium and ffprobe read only the first of, so an ogg stream is the
 // whole text in one synthesis, written as the engine makes it (espeak-ng
@@ -74,16 +75,29 @@ func (s *Service) StreamAudio(ctx context.Context, sp Speech, w io.Writer) error
 	}
 	out := w
 	var wav *wavJoiner
-	if sp.Format == domain.AudioWAV {
+	var mp3 *mp3Joiner
+	switch sp.Format {
+	case domain.AudioWAV:
 		wav = &wavJoiner{w: w}
 		out = wav
+	case domain.AudioMP3:
+		mp3 = &mp3Joiner{w: w}
+		out = mp3
 	}
 	for i, sentence := range textmatch.Sentences(sp.Text) {
 		if wav != nil {
 			wav.next()
 		}
+		if mp3 != nil {
+			mp3.next()
+		}
 		if err := sp.Engine.Synthesize(ctx, sentence, sp.Voice, sp.Format, out); err != nil {
 			return fmt.Errorf("speak sentence %d: %w", i+1, err)
+		}
+		if mp3 != nil {
+			if err := mp3.end(); err != nil {
+				return fmt.Errorf("speak sentence %d: %w", i+1, err)
+			}
 		}
 	}
 	return nil

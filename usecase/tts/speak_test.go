@@ -15,6 +15,7 @@ import (
 	"mediateka/repository/exectest"
 	"mediateka/repository/localfs"
 	"mediateka/repository/tts/espeak"
+	"mediateka/repository/tts/ttstest"
 )
 
 func TestSynthesizeMakesEachSpeechOnce(t *testing.T) {
@@ -248,5 +249,40 @@ func TestTheCacheNameFollowsTheEngineSettings(t *testing.T) {
 	r.fingerprint = "model=gpt-4o-mini-tts"
 	if made("ALLOY") == first || r.calls.Load() != 2 {
 		t.Errorf("another model: %d syntheses, want 2 (a file apart)", r.calls.Load())
+	}
+}
+
+// TestStreamAudioJoinsRemoteMP3AsOneFile: a remote engine's mp3 carries an
+// ID3 tag and a LAME Info frame per sentence; joined as they come, a
+// player would read the first Info frame's count and stop after the first
+// sentence. The stream keeps one tag and no Info frame.
+func TestStreamAudioJoinsRemoteMP3AsOneFile(t *testing.T) {
+	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
+	tone := ttstest.MP3()
+	// 7 bytes a write, as a slow connection may: the head of each
+	// sentence arrives in pieces.
+	r := &remote{name: "openai", chunk: 7, audio: func(string, domain.AudioFormat) []byte { return ttstest.MP3() }}
+	svc := newRemoteService(t, r)
+	ctx := context.Background()
+	sp, err := svc.Prepare(ctx, Request{Text: "One sentence. Another sentence! A third one?", Format: "mp3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := svc.StreamAudio(ctx, sp, &out); err != nil {
+		t.Fatal(err)
+	}
+	b := out.Bytes()
+	if r.calls.Load() != 3 || !bytes.HasPrefix(b, tone[:10]) {
+		t.Fatalf("%d syntheses; the stream starts % x", r.calls.Load(), b[:10])
+	}
+	if n := bytes.Count(b, []byte("ID3")); n != 1 {
+		t.Errorf("%d ID3 tags, want the first sentence's only", n)
+	}
+	if bytes.Contains(b, []byte("Info")) || bytes.Contains(b, []byte("Xing")) {
+		t.Error("an Info/Xing frame left in the joined stream")
+	}
+	if d := probe(t, write(t, b, "mp3")); d < 1.1 {
+		t.Fatalf("%.2f s for three sentences of 0.4 s", d)
 	}
 }
