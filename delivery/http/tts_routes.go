@@ -3,6 +3,7 @@ package http
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -84,7 +85,9 @@ func (s *Server) ttsVoices(c *fiber.Ctx) error {
 
 // ttsSynthesize answers the audio from the cache, or, the first time,
 // as it is made (and cached meanwhile): the listener need not wait for the
-// whole text, and one who leaves stops the synthesis.
+// whole text, and one who leaves stops the synthesis. The first time is
+// not to be kept by the browser (no-store): until it ends, nobody knows
+// it is whole; the file it becomes is what may be kept.
 func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
@@ -96,7 +99,7 @@ func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	}
 	c.Set("X-TTS-File", f.Name)
 	c.Set(fiber.HeaderContentType, sp.Format.ContentType())
-	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return s.streamProduced(c, "tts synthesis", func(ctx context.Context, w io.Writer) error {
 		_, err := s.deps.Speech.SynthesizeTo(ctx, sp, w)
 		return err
@@ -143,11 +146,15 @@ func (s *Server) ttsStreamAudio(c *fiber.Ctx) error {
 
 // streamProduced answers with what produce writes, from its first byte
 // on. Until that byte a failure is still an error status with the API's
-// body; after it the bytes go out as they come, and a client that leaves
-// fails produce's next write, which stops it (and any process behind it).
-// produce runs on the server's shutdown context: fasthttp gives a request
-// no context that ends when its client leaves, so the failed write is the
-// only sign of it.
+// body; after it the bytes go out as they come, each write a chunk sent at
+// once. A client that leaves fails a chunk's write; fasthttp then closes
+// the body, which fails produce's next write and cancels its context,
+// stopping it (and any process behind it). A producer that fails after its first byte (a killed espeak-ng, a remote
+// piece refused, the server shutting down) closes the connection without
+// the chunked body's last chunk: the client reads an error, not a short
+// answer that looks whole. produce runs on the server's shutdown context:
+// fasthttp gives a request no context that ends when its client leaves, so
+// the closed body is the only sign of it.
 func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx context.Context, w io.Writer) error) error {
 	rid := ensureRequestID(c)
 	ctx, cancel := context.WithCancel(s.opt.Shutdown)
@@ -170,18 +177,42 @@ func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx cont
 		_ = pr.CloseWithError(err)
 		return err
 	}
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		out := &clientWriter{w: w}
-		_, err := io.Copy(out, pr)
-		switch {
-		case out.err != nil: // the client left: stop the producer
-			_ = pr.CloseWithError(out.err)
-		case err != nil && ctx.Err() == nil:
+	// fasthttp reads the body from producedBody and sends each read as a
+	// chunk at once; a read error (the producer failed) ends the answer
+	// without its last chunk and closes the connection, and Close (the
+	// answer sent, or the client gone) stops the producer.
+	c.Context().SetBodyStream(&producedBody{r: pr, stop: cancel, failed: func(err error) {
+		if ctx.Err() == nil {
 			s.log.Warn(what+" ended early", "request_id", rid, "err", err.Error())
 		}
-	})
+	}}, -1)
 	return nil
+}
+
+// errAnswerClosed stops a producer whose answer was closed before it
+// ended: its client left.
+var errAnswerClosed = errors.New("the answer was closed: the client left")
+
+// producedBody is the body of a produced answer, read by fasthttp.
+type producedBody struct {
+	r      *io.PipeReader
+	stop   context.CancelFunc
+	failed func(error)
+}
+
+func (b *producedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.failed(err)
+	}
+	return n, err
+}
+
+// Close is called once fasthttp is done with the body: sent whole, cut
+// short, or its client gone; a producer still running is stopped.
+func (b *producedBody) Close() error {
+	b.stop()
+	return b.r.CloseWithError(errAnswerClosed)
 }
 
 // firstWrite tells first, once, that the producer wrote its first byte or
@@ -199,25 +230,6 @@ func (f *firstWrite) Write(p []byte) (int, error) {
 		f.signal(nil)
 	}
 	return f.w.Write(p)
-}
-
-// clientWriter writes to the client and flushes at once (audio is worth
-// hearing the moment it is made), keeping its own failure apart from the
-// producer's.
-type clientWriter struct {
-	w   *bufio.Writer
-	err error
-}
-
-func (c *clientWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if err == nil {
-		err = c.w.Flush()
-	}
-	if err != nil {
-		c.err = err
-	}
-	return n, err
 }
 
 type ttsPieceDTO struct {

@@ -1,0 +1,74 @@
+package app
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"mediateka/repository/tts/ttstest"
+)
+
+// The speech routes over the remote engines, against local fakes that
+// speak the real wire formats.
+
+// longEnglish is a text over OpenAI's 4096-character limit: the openai
+// engine sends it in two pieces.
+func longEnglish() string {
+	sentence := "A long story about an old town, its streets, bridges and the people who lived there. "
+	return strings.Repeat(sentence, 4900/len(sentence))
+}
+
+// rawGet sends GET u with token and returns the answer and what reading
+// the whole body gave: its bytes and its error, which a cut-short answer
+// must have.
+func rawGet(t *testing.T, u, token string) (*http.Response, []byte, error) {
+	t.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
+
+// TestTTSCutShortAudioIsAnError: audio whose synthesis fails after its
+// first byte (a remote piece refused) must reach the client as a broken
+// answer, not one that looks whole, and must not be kept by the browser.
+// Once made whole, the file may be kept.
+func TestTTSCutShortAudioIsAnError(t *testing.T) {
+	t.Parallel()
+	fake := ttstest.NewLocalOpenAI(t)
+	sa := newSpeechApp(t, map[string]string{"MEDIATEKA_TTS__OPENAI__BASE_URL": fake.URL()})
+	fake.FailFrom(2, 500) // the first piece comes, the second fails
+	path := "/api/tts/synthesize?" + q("text", longEnglish(), "engine", "openai", "format", "mp3")
+	resp, body, err := rawGet(t, sa.base+path, sa.user)
+	require.Equal(t, 200, resp.StatusCode, "the first piece started the answer")
+	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"), "an answer being made is not to be kept")
+	require.Error(t, err, "the answer was cut short after %d bytes but ended as if whole", len(body))
+	assert.NotEmpty(t, body, "the first piece arrived")
+	require.Len(t, fake.Requests(), 2)
+
+	fake.FailFrom(0, 0)
+	resp, body, err = rawGet(t, sa.base+path, sa.user)
+	require.NoError(t, err)
+	require.Equal(t, 200, resp.StatusCode)
+	assert.Len(t, fake.Requests(), 4, "nothing of the failed answer was cached")
+	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"))
+	assertAudioHeader(t, "mp3", body)
+	resp, again, err := rawGet(t, sa.base+path, sa.user)
+	require.NoError(t, err)
+	assert.Len(t, fake.Requests(), 4, "served from the cache")
+	assert.Equal(t, "private, max-age=86400, immutable", resp.Header.Get("Cache-Control"))
+	assert.Equal(t, body, again)
+
+	// stream-audio: a sentence after the first fails.
+	fake.FailFrom(len(fake.Requests())+2, 500)
+	_, _, err = rawGet(t, sa.base+"/api/tts/stream-audio?"+q("text", "One sentence. Another one.", "engine", "openai", "format", "mp3"), sa.user)
+	assert.Error(t, err, "a stream cut short after its first sentence ends as if whole")
+}
