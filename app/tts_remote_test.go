@@ -1,10 +1,13 @@
 package app
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,4 +74,57 @@ func TestTTSCutShortAudioIsAnError(t *testing.T) {
 	fake.FailFrom(len(fake.Requests())+2, 500)
 	_, _, err = rawGet(t, sa.base+"/api/tts/stream-audio?"+q("text", "One sentence. Another one.", "engine", "openai", "format", "mp3"), sa.user)
 	assert.Error(t, err, "a stream cut short after its first sentence ends as if whole")
+}
+
+// TestTTSStreamTextRefusesWithAStatusWhenTheEngineCannotSpeak: an engine
+// that fails before the first sentence is made is an error status, as
+// API.md §10 promises, not a 200 whose only event is an error.
+func TestTTSStreamTextRefusesWithAStatusWhenTheEngineCannotSpeak(t *testing.T) {
+	t.Parallel()
+	fake := ttstest.NewLocalOpenAI(t)
+	sa := newSpeechApp(t, map[string]string{"MEDIATEKA_TTS__OPENAI__BASE_URL": fake.URL()})
+	fake.FailAll(500)
+	resp, body := sa.get(t, "/api/tts/stream-text?"+q("text", "One sentence. Another one.", "engine", "openai"), sa.user)
+	require.Equal(t, 503, resp.StatusCode, "%s", body)
+	assert.Contains(t, resp.Header.Get("Content-Type"), "application/json")
+	assert.Contains(t, string(body), `"code":"tts_unavailable"`)
+
+	fake.FailAll(0)
+	events := sa.streamText(t, "/api/tts/stream-text?"+q("text", "One sentence. Another one.", "engine", "openai"))
+	require.Len(t, events, 3, "%v", events)
+	assert.Equal(t, true, events[2]["done"])
+}
+
+// TestTTSStreamTextEndsOnShutdownAsTheChatDoes: a stream-text open when
+// the server shuts down ends with the chat's "unavailable" event, and the
+// shutdown is not logged as the server's fault.
+func TestTTSStreamTextEndsOnShutdownAsTheChatDoes(t *testing.T) {
+	t.Parallel()
+	requireSpeechPrograms(t)
+	ta := newTestApp(t, map[string]string{"MEDIATEKA_TTS__ESPEAK__RATE": "80"})
+	_, user := ta.tokens(t)
+	addr, stop := runOnLoopback(t, ta)
+	// Sentences that differ, so none is a cache hit of another.
+	var long strings.Builder
+	for i := 1; utf8.RuneCountInString(long.String()) < 4900; i++ {
+		fmt.Fprintf(&long, "Рассказ %d о старом городе, его улицах и людях. ", i)
+	}
+	req, err := http.NewRequest("GET", "http://"+addr+"/api/tts/stream-text?"+q("text", long.String(), "format", "mp3"), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+user)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"audio_url"`) {
+	}
+	require.NoError(t, stop())
+	rest := readChatEvents(t, sc)
+	require.NotEmpty(t, rest)
+	last := rest[len(rest)-1]
+	require.Contains(t, last, "error", "the text was spoken whole before the shutdown: %d events", len(rest))
+	assert.Equal(t, map[string]any{"code": "unavailable", "message": "the server is shutting down"}, last["error"])
+	assert.NotContains(t, ta.stderr.String(), `"level":"ERROR"`)
+	assert.NotContains(t, ta.stderr.String(), `level=ERROR`)
 }

@@ -153,18 +153,32 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request, speak bool) error {
 		if err == nil || writeErr != nil {
 			return // done, or the client left and cannot be told anything
 		}
-		if s.opt.Shutdown.Err() != nil {
-			err = domain.ErrUnavailable("unavailable", "the server is shutting down", err)
-		}
-		status, body := toResponse(err)
-		level := slog.LevelWarn
-		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			level = slog.LevelError
-		}
-		s.log.Log(context.Background(), level, "chat stream failed", "request_id", rid, "status", status, "err", err.Error())
-		_ = writeSSE(w, sseError(body))
+		s.sseFailed(w, "chat stream", rid, err)
 	})
 	return nil
+}
+
+// sseFailed ends an SSE stream that failed after it began (API.md §2,
+// §10): the failure is logged under the request's id — a warning when a
+// dependency is down or the server is shutting down, an error only for
+// the server's own faults — and sent as a last data: {"error": …} event.
+// A failure while the server shuts down is said as such, whatever it was.
+func (s *Server) sseFailed(w *bufio.Writer, what, rid string, err error) {
+	if s.opt.Shutdown.Err() != nil {
+		err = shuttingDown(err)
+	}
+	status, body := toResponse(err)
+	level := slog.LevelWarn
+	if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
+		level = slog.LevelError
+	}
+	s.log.Log(context.Background(), level, what+" failed", "request_id", rid, "status", status, "err", err.Error())
+	_ = writeSSE(w, sseError(body))
+}
+
+// shuttingDown is the answer to a request the server's shutdown ended.
+func shuttingDown(cause error) error {
+	return domain.ErrUnavailable("unavailable", "the server is shutting down", cause)
 }
 
 func toSSE(ev chat.Event) any {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
@@ -170,7 +169,7 @@ func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx cont
 	select {
 	case err = <-first:
 	case <-s.opt.Shutdown.Done():
-		err = domain.ErrUnavailable("unavailable", "the server is shutting down", nil)
+		err = shuttingDown(nil)
 	}
 	if err != nil {
 		cancel()
@@ -239,39 +238,71 @@ type ttsPieceDTO struct {
 }
 
 // ttsStreamText answers SSE: one event per sentence once its audio file is
-// ready, then {"done": true}; a failure midway is a data: {"error": …}
-// event.
+// ready, then {"done": true}. The first sentence is made before the stream
+// starts, so an engine that cannot speak at all is still an error status
+// (503 tts_unavailable); a failure after it is a data: {"error": …} event.
 func (s *Server) ttsStreamText(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
 		return err
 	}
 	rid := ensureRequestID(c)
+	// The speech runs ahead of the writer by one sentence at most: emit
+	// hands each piece over and waits for the writer to take it.
+	ctx, cancel := context.WithCancel(s.opt.Shutdown)
+	pieces := make(chan tts.Piece)
+	end := make(chan error, 1)
+	go func() {
+		end <- s.deps.Speech.StreamText(ctx, sp, func(p tts.Piece) error {
+			select {
+			case pieces <- p:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var first *tts.Piece
+	select {
+	case p := <-pieces:
+		first = &p
+	case err = <-end:
+	case <-s.opt.Shutdown.Done():
+		err = shuttingDown(nil)
+	}
+	if err != nil {
+		cancel()
+		if s.opt.Shutdown.Err() != nil {
+			err = shuttingDown(err)
+		}
+		return err
+	}
 	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
-	ctx, cancel := context.WithCancel(s.opt.Shutdown)
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		var writeErr error
-		err := s.deps.Speech.StreamText(ctx, sp, func(p tts.Piece) error {
-			writeErr = writeSSE(w, ttsPieceDTO{Index: p.Index, Text: p.Text, AudioURL: p.File.URL()})
-			return writeErr
-		})
-		switch {
-		case writeErr != nil:
+		defer cancel() // a writer gone stops the speech
+		piece := func(p tts.Piece) error {
+			return writeSSE(w, ttsPieceDTO{Index: p.Index, Text: p.Text, AudioURL: p.File.URL()})
+		}
+		if first != nil && piece(*first) != nil {
 			return // the client left
-		case err == nil:
-			_ = writeSSE(w, fiber.Map{"done": true})
-			return
 		}
-		status, body := toResponse(err)
-		level := slog.LevelWarn
-		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			level = slog.LevelError
+		for {
+			select {
+			case p := <-pieces:
+				if piece(p) != nil {
+					return
+				}
+			case err := <-end:
+				if err == nil {
+					_ = writeSSE(w, fiber.Map{"done": true})
+					return
+				}
+				s.sseFailed(w, "tts text stream", rid, err)
+				return
+			}
 		}
-		s.log.Log(context.Background(), level, "tts text stream failed", "request_id", rid, "status", status, "err", err.Error())
-		_ = writeSSE(w, sseError(body))
 	})
 	return nil
 }
