@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
+	"os"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
@@ -94,7 +96,11 @@ func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	}
 	f, ok := s.deps.Speech.Cached(sp)
 	if ok {
-		return sendAudio(c, f)
+		err := sendAudio(c, f)
+		if domain.KindOf(err) != domain.KindNotFound {
+			return err
+		}
+		// Evicted since Cached looked: made again below.
 	}
 	c.Set("X-TTS-File", f.Name)
 	c.Set(fiber.HeaderContentType, sp.Format.ContentType())
@@ -114,15 +120,26 @@ func (s *Server) ttsFile(c *fiber.Ctx) error {
 }
 
 // sendAudio serves a cached audio file: its name is the hash of what was
-// spoken, so it never changes and may be cached privately for long.
+// spoken, so it never changes and may be cached privately for long. The
+// file is opened first and served from the open handle, so an eviction
+// after the open cannot cut it; one before the open is the plain 404 of
+// an absent file (never a path of the server's disk).
 func sendAudio(c *fiber.Ctx, f tts.File) error {
-	c.Set("X-TTS-File", f.Name)
-	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
-	if err := c.SendFile(f.Path); err != nil {
+	file, err := os.Open(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return domain.ErrNotFound("audio file " + f.Name)
+	}
+	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, f.Format.ContentType())
-	return nil
+	info, err := file.Stat()
+	if err != nil {
+		_ = file.Close()
+		return err
+	}
+	c.Set("X-TTS-File", f.Name)
+	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
+	return serveRange(c, file, info.Size(), info.ModTime(), f.Format.ContentType())
 }
 
 // ttsStreamAudio answers one chunked audio stream, written sentence by
