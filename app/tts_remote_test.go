@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -127,4 +128,39 @@ func TestTTSStreamTextEndsOnShutdownAsTheChatDoes(t *testing.T) {
 	assert.Equal(t, map[string]any{"code": "unavailable", "message": "the server is shutting down"}, last["error"])
 	assert.NotContains(t, ta.stderr.String(), `"level":"ERROR"`)
 	assert.NotContains(t, ta.stderr.String(), `level=ERROR`)
+}
+
+// TestTTSChatSpeakFailsIntoAudioError: the default engine unable to speak
+// (google, no key) costs the answer its audio, not the answer: the chat
+// answers with audio_error tts_unavailable, plain and streamed, and the
+// log says why under the request's id.
+func TestTTSChatSpeakFailsIntoAudioError(t *testing.T) {
+	t.Parallel()
+	sa := newSpeechApp(t, map[string]string{"MEDIATEKA_TTS__ENGINE": "google"})
+	resp, body := sa.do(t, "POST", "/api/chat", sa.user, map[string]any{"message": "привет", "speak": true})
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	assert.NotEmpty(t, body["response"], "the answer still comes")
+	assert.NotContains(t, body, "audio_url")
+	audioErr, _ := body["audio_error"].(map[string]any)
+	require.NotNil(t, audioErr, "%v", body)
+	assert.Equal(t, "tts_unavailable", audioErr["code"])
+	assert.Contains(t, audioErr["message"], "google")
+	rid := resp.Header.Get("X-Request-ID")
+	require.NotEmpty(t, rid)
+	require.Eventually(t, func() bool {
+		for _, line := range strings.Split(sa.stderr.String(), "\n") {
+			if strings.Contains(line, "speaking a chat answer failed") && strings.Contains(line, rid) {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 10*time.Millisecond, "the failure is logged under request %s:\n%s", rid, sa.stderr.String())
+
+	events := sse(t, strings.TrimPrefix(sa.base, "http://"), sa.user, map[string]any{"message": "привет", "speak": true})
+	require.NotEmpty(t, events)
+	done := events[len(events)-1]
+	require.Equal(t, true, done["done"], "%v", events)
+	assert.NotContains(t, done, "audio_url")
+	require.IsType(t, map[string]any{}, done["audio_error"], "%v", done)
+	assert.Equal(t, "tts_unavailable", done["audio_error"].(map[string]any)["code"])
 }

@@ -96,20 +96,25 @@ func (s *Server) chat(c *fiber.Ctx) error {
 	}
 	out := chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optText(ans.Model)}
 	if speak {
-		out.spokenDTO = s.spoken(c.UserContext(), ans.Text)
+		out.spokenDTO = s.spoken(c.UserContext(), ensureRequestID(c), ans.Text)
 	}
 	return c.JSON(out)
 }
 
 // spoken speaks an answer with the default engine. A speech engine that
 // cannot speak now costs the person the audio, not the answer: the reason
-// comes back as audio_error.
-func (s *Server) spoken(ctx context.Context, text string) spokenDTO {
+// comes back as audio_error, and goes to the log under the request's id
+// (a warning for an engine down, an error for the server's own fault).
+func (s *Server) spoken(ctx context.Context, rid, text string) spokenDTO {
 	f, err := s.deps.Speech.Speak(ctx, text, "")
 	if err != nil {
 		status, body := toResponse(err)
+		level := slog.LevelWarn
 		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			s.log.Error("speaking a chat answer failed", "err", err.Error())
+			level = slog.LevelError
+		}
+		if status >= fiber.StatusInternalServerError {
+			s.log.Log(context.Background(), level, "speaking a chat answer failed", "request_id", rid, "status", status, "err", err.Error())
 		}
 		return spokenDTO{AudioError: &body.Error}
 	}
@@ -143,7 +148,7 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request, speak bool) error {
 				answer.WriteString(d.Text)
 			case sseDone:
 				if speak {
-					d.spokenDTO = s.spoken(ctx, answer.String())
+					d.spokenDTO = s.spoken(ctx, rid, answer.String())
 					out = d
 				}
 			}
