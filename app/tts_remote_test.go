@@ -164,3 +164,44 @@ func TestTTSChatSpeakFailsIntoAudioError(t *testing.T) {
 	require.IsType(t, map[string]any{}, done["audio_error"], "%v", done)
 	assert.Equal(t, "tts_unavailable", done["audio_error"].(map[string]any)["code"])
 }
+
+// TestTTSRemoteEnginesAnswer503WithWhatToDo: the google engine without a
+// key, and an OpenAI server refusing (401), throttling (429) or failing
+// (500) the only key, are 503 tts_unavailable through every audio route,
+// with no key in the answer; an unknown voice is still the client's 400.
+func TestTTSRemoteEnginesAnswer503WithWhatToDo(t *testing.T) {
+	t.Parallel()
+	fake := ttstest.NewOpenAI(t)
+	sa := newSpeechApp(t, map[string]string{"MEDIATEKA_TTS__OPENAI__BASE_URL": fake.URL()})
+	text := "Проверка связи."
+	for _, route := range []string{"synthesize", "stream-audio", "stream-text"} {
+		resp, body := sa.get(t, "/api/tts/"+route+"?"+q("text", text, "engine", "google"), sa.user)
+		assert.Equal(t, 503, resp.StatusCode, "google without a key, %s: %s", route, body)
+		assert.Contains(t, string(body), `"code":"tts_unavailable"`)
+		assert.Contains(t, string(body), "no active API key of google")
+	}
+	resp, body := sa.get(t, "/api/tts/synthesize?"+q("text", text, "engine", "google", "voice", "klingon"), sa.user)
+	assert.Equal(t, 400, resp.StatusCode, "an unknown voice is 400 even without a key: %s", body)
+	assert.Contains(t, string(body), `"voice"`)
+
+	const secret = "sk-test-SECRET-key-0123456789"
+	for i, status := range []int{401, 429, 500} {
+		name := fmt.Sprintf("k%d", i)
+		resp, got := sa.do(t, "POST", "/api/keys", sa.admin, map[string]any{"key_name": name, "api_key": secret + name, "provider": "openai"})
+		require.Equal(t, 201, resp.StatusCode, "%v", got)
+		fake.Fail(secret+name, status)
+		text := fmt.Sprintf("Hello number %d.", i) // not cached
+		resp, body := sa.get(t, "/api/tts/synthesize?"+q("text", text, "engine", "openai"), sa.user)
+		assert.Equal(t, 503, resp.StatusCode, "openai answering %d: %s", status, body)
+		assert.Contains(t, string(body), `"code":"tts_unavailable"`, "openai answering %d", status)
+		assert.NotContains(t, string(body), secret, "the key in the answer")
+		sent := false
+		for _, r := range fake.Requests() {
+			sent = sent || r.Key == secret+name
+		}
+		assert.True(t, sent, "the key went in its header")
+		resp, _ = sa.do(t, "DELETE", "/api/keys/"+name, sa.admin, nil)
+		require.Equal(t, 204, resp.StatusCode)
+	}
+	assert.NotContains(t, sa.stderr.String(), secret, "a key in the log")
+}
