@@ -20,6 +20,27 @@ import (
 // source, whether it plays and how far it got.
 const speechAudio = `(a => a ? {src: a.getAttribute('src') || '', paused: a.paused, time: a.currentTime} : {src: '', paused: true, time: 0})(document.getElementById('speech'))`
 
+// sourceBufferListeners counts, on the page, the chunks appended to a
+// SourceBuffer and the "error" listeners still attached to one (added,
+// less those removed or whose signal aborted).
+const sourceBufferListeners = `(() => {
+  const sb = window.__sb = {appends: 0, errorListeners: 0};
+  const p = SourceBuffer.prototype, add = p.addEventListener, remove = p.removeEventListener, append = p.appendBuffer;
+  p.appendBuffer = function (...a) { sb.appends++; return append.apply(this, a); };
+  p.addEventListener = function (type, fn, opts) {
+    if (type === 'error') {
+      sb.errorListeners++;
+      const signal = opts && opts.signal;
+      if (signal) signal.addEventListener('abort', () => sb.errorListeners--, {once: true});
+    }
+    return add.call(this, type, fn, opts);
+  };
+  p.removeEventListener = function (type, fn, opts) {
+    if (type === 'error') sb.errorListeners--;
+    return remove.call(this, type, fn, opts);
+  };
+})()`
+
 // A film's plot read aloud on the player and on the remote, by espeak-ng
 // and ffmpeg for real: the button shows only for an entry with a plot,
 // the speech plays from a blob: source while the server is still speaking
@@ -63,9 +84,13 @@ func TestReadingAPlotAloud(t *testing.T) {
 	screenshot(t, player, dir, "read-aloud-player-1280-dark-en-ready")
 	assert.True(t, strings.HasPrefix(visibleText(t, player, "#plot"), "Это предложение номер 1 "), "the plot is shown: %q", visibleText(t, player, "#plot"))
 
+	eval[any](t, player, sourceBufferListeners)
 	click(t, player, "#read-aloud")
 	until(t, player, "the button says stop", `document.getElementById('read-aloud').textContent === 'Stop'`)
 	until(t, player, "the plot sounds", speechAudio+`.time > 0.2 && !`+speechAudio+`.paused`)
+	until(t, player, "several chunks appended", `window.__sb.appends >= 4`)
+	assert.LessOrEqual(t, eval[int](t, player, `window.__sb.errorListeners`), 1,
+		"the SourceBuffer's error listeners pile up, one per chunk")
 	assert.True(t, playerNet.streaming("/api/tts/stream-audio"), "playback began while the server was still speaking")
 	assert.True(t, strings.HasPrefix(eval[string](t, player, speechAudio+`.src`), "blob:"), "speech plays from a blob: URL")
 	assert.True(t, eval[bool](t, player, `document.getElementById('video').paused`), "reading pauses the film")

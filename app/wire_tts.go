@@ -27,7 +27,7 @@ import (
 // with its request, its processes with it).
 func newSpeech(cfg config.Config, keys *apikey.Service, lib libraryParts, log *slog.Logger) (*tts.Service, error) {
 	t := cfg.TTS
-	cache, err := localfs.NewCache(t.CacheDir, int64(t.CacheMaxMB)<<20)
+	cache, err := localfs.NewCache(t.CacheDir, int64(t.CacheMaxMB)<<20, tts.IsFileName)
 	if err != nil {
 		return nil, fmt.Errorf("tts cache: %w", err)
 	}

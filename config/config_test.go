@@ -218,3 +218,14 @@ func TestRAGEmbedder(t *testing.T) {
 		assert.Contains(t, inv.Error(), want)
 	}
 }
+
+// TestTTSCacheDirIsNotTheDataDir: the cache evicts its oldest files, so
+// it is refused in the folder that holds the database.
+func TestTTSCacheDirIsNotTheDataDir(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := Load(writeConfig(t, `{"data_dir": "`+dir+`", "tts": {"cache_dir": "`+dir+`/"}}`), envOf(nil))
+	assert.ErrorContains(t, err, "tts.cache_dir must be a folder of its own")
+	cfg, _, err := Load(writeConfig(t, `{"data_dir": "`+dir+`"}`), envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "tts"), cfg.TTS.CacheDir)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -124,6 +125,9 @@ func (c Config) validateChoices(add func(string, ...any)) {
 	}
 	if !slices.Contains([]string{"", "mp3", "wav", "ogg"}, c.TTS.Format) {
 		add("tts.format %q must be mp3, wav or ogg", c.TTS.Format)
+	}
+	if c.TTS.CacheDir != "" && filepath.Clean(c.TTS.CacheDir) == filepath.Clean(c.DataDir) {
+		add("tts.cache_dir must be a folder of its own, not data_dir itself (its oldest files are removed past tts.cache_max_mb)")
 	}
 	if c.TTS.CacheMaxMB < 1 {
 		add("tts.cache_max_mb must be at least 1")

@@ -96,20 +96,25 @@ func (s *Server) chat(c *fiber.Ctx) error {
 	}
 	out := chatResponseDTO{Response: ans.Text, Status: "ok", Text: ans.Text, HandledBy: ans.HandledBy, Model: optText(ans.Model)}
 	if speak {
-		out.spokenDTO = s.spoken(c.UserContext(), ans.Text)
+		out.spokenDTO = s.spoken(c.UserContext(), ensureRequestID(c), ans.Text)
 	}
 	return c.JSON(out)
 }
 
 // spoken speaks an answer with the default engine. A speech engine that
 // cannot speak now costs the person the audio, not the answer: the reason
-// comes back as audio_error.
-func (s *Server) spoken(ctx context.Context, text string) spokenDTO {
+// comes back as audio_error, and goes to the log under the request's id
+// (a warning for an engine down, an error for the server's own fault).
+func (s *Server) spoken(ctx context.Context, rid, text string) spokenDTO {
 	f, err := s.deps.Speech.Speak(ctx, text, "")
 	if err != nil {
 		status, body := toResponse(err)
+		level := slog.LevelWarn
 		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			s.log.Error("speaking a chat answer failed", "err", err.Error())
+			level = slog.LevelError
+		}
+		if status >= fiber.StatusInternalServerError {
+			s.log.Log(context.Background(), level, "speaking a chat answer failed", "request_id", rid, "status", status, "err", err.Error())
 		}
 		return spokenDTO{AudioError: &body.Error}
 	}
@@ -143,7 +148,7 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request, speak bool) error {
 				answer.WriteString(d.Text)
 			case sseDone:
 				if speak {
-					d.spokenDTO = s.spoken(ctx, answer.String())
+					d.spokenDTO = s.spoken(ctx, rid, answer.String())
 					out = d
 				}
 			}
@@ -153,18 +158,32 @@ func (s *Server) chatStream(c *fiber.Ctx, req chat.Request, speak bool) error {
 		if err == nil || writeErr != nil {
 			return // done, or the client left and cannot be told anything
 		}
-		if s.opt.Shutdown.Err() != nil {
-			err = domain.ErrUnavailable("unavailable", "the server is shutting down", err)
-		}
-		status, body := toResponse(err)
-		level := slog.LevelWarn
-		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			level = slog.LevelError
-		}
-		s.log.Log(context.Background(), level, "chat stream failed", "request_id", rid, "status", status, "err", err.Error())
-		_ = writeSSE(w, sseError(body))
+		s.sseFailed(w, "chat stream", rid, err)
 	})
 	return nil
+}
+
+// sseFailed ends an SSE stream that failed after it began (API.md §2,
+// §10): the failure is logged under the request's id — a warning when a
+// dependency is down or the server is shutting down, an error only for
+// the server's own faults — and sent as a last data: {"error": …} event.
+// A failure while the server shuts down is said as such, whatever it was.
+func (s *Server) sseFailed(w *bufio.Writer, what, rid string, err error) {
+	if s.opt.Shutdown.Err() != nil {
+		err = shuttingDown(err)
+	}
+	status, body := toResponse(err)
+	level := slog.LevelWarn
+	if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
+		level = slog.LevelError
+	}
+	s.log.Log(context.Background(), level, what+" failed", "request_id", rid, "status", status, "err", err.Error())
+	_ = writeSSE(w, sseError(body))
+}
+
+// shuttingDown is the answer to a request the server's shutdown ended.
+func shuttingDown(cause error) error {
+	return domain.ErrUnavailable("unavailable", "the server is shutting down", cause)
 }
 
 func toSSE(ev chat.Event) any {

@@ -3,8 +3,10 @@ package http
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
-	"log/slog"
+	"io/fs"
+	"os"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
@@ -84,7 +86,9 @@ func (s *Server) ttsVoices(c *fiber.Ctx) error {
 
 // ttsSynthesize answers the audio from the cache, or, the first time,
 // as it is made (and cached meanwhile): the listener need not wait for the
-// whole text, and one who leaves stops the synthesis.
+// whole text, and one who leaves stops the synthesis. The first time is
+// not to be kept by the browser (no-store): until it ends, nobody knows
+// it is whole; the file it becomes is what may be kept.
 func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
@@ -92,11 +96,15 @@ func (s *Server) ttsSynthesize(c *fiber.Ctx) error {
 	}
 	f, ok := s.deps.Speech.Cached(sp)
 	if ok {
-		return sendAudio(c, f)
+		err := sendAudio(c, f)
+		if domain.KindOf(err) != domain.KindNotFound {
+			return err
+		}
+		// Evicted since Cached looked: made again below.
 	}
 	c.Set("X-TTS-File", f.Name)
 	c.Set(fiber.HeaderContentType, sp.Format.ContentType())
-	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return s.streamProduced(c, "tts synthesis", func(ctx context.Context, w io.Writer) error {
 		_, err := s.deps.Speech.SynthesizeTo(ctx, sp, w)
 		return err
@@ -112,15 +120,26 @@ func (s *Server) ttsFile(c *fiber.Ctx) error {
 }
 
 // sendAudio serves a cached audio file: its name is the hash of what was
-// spoken, so it never changes and may be cached privately for long.
+// spoken, so it never changes and may be cached privately for long. The
+// file is opened first and served from the open handle, so an eviction
+// after the open cannot cut it; one before the open is the plain 404 of
+// an absent file (never a path of the server's disk).
 func sendAudio(c *fiber.Ctx, f tts.File) error {
-	c.Set("X-TTS-File", f.Name)
-	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
-	if err := c.SendFile(f.Path); err != nil {
+	file, err := os.Open(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return domain.ErrNotFound("audio file " + f.Name)
+	}
+	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, f.Format.ContentType())
-	return nil
+	info, err := file.Stat()
+	if err != nil {
+		_ = file.Close()
+		return err
+	}
+	c.Set("X-TTS-File", f.Name)
+	c.Set(fiber.HeaderCacheControl, "private, max-age=86400, immutable")
+	return serveRange(c, file, info.Size(), info.ModTime(), f.Format.ContentType())
 }
 
 // ttsStreamAudio answers one chunked audio stream, written sentence by
@@ -143,11 +162,15 @@ func (s *Server) ttsStreamAudio(c *fiber.Ctx) error {
 
 // streamProduced answers with what produce writes, from its first byte
 // on. Until that byte a failure is still an error status with the API's
-// body; after it the bytes go out as they come, and a client that leaves
-// fails produce's next write, which stops it (and any process behind it).
-// produce runs on the server's shutdown context: fasthttp gives a request
-// no context that ends when its client leaves, so the failed write is the
-// only sign of it.
+// body; after it the bytes go out as they come, each write a chunk sent at
+// once. A client that leaves fails a chunk's write; fasthttp then closes
+// the body, which fails produce's next write and cancels its context,
+// stopping it (and any process behind it). A producer that fails after its first byte (a killed espeak-ng, a remote
+// piece refused, the server shutting down) closes the connection without
+// the chunked body's last chunk: the client reads an error, not a short
+// answer that looks whole. produce runs on the server's shutdown context:
+// fasthttp gives a request no context that ends when its client leaves, so
+// the closed body is the only sign of it.
 func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx context.Context, w io.Writer) error) error {
 	rid := ensureRequestID(c)
 	ctx, cancel := context.WithCancel(s.opt.Shutdown)
@@ -163,25 +186,49 @@ func (s *Server) streamProduced(c *fiber.Ctx, what string, produce func(ctx cont
 	select {
 	case err = <-first:
 	case <-s.opt.Shutdown.Done():
-		err = domain.ErrUnavailable("unavailable", "the server is shutting down", nil)
+		err = shuttingDown(nil)
 	}
 	if err != nil {
 		cancel()
 		_ = pr.CloseWithError(err)
 		return err
 	}
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		out := &clientWriter{w: w}
-		_, err := io.Copy(out, pr)
-		switch {
-		case out.err != nil: // the client left: stop the producer
-			_ = pr.CloseWithError(out.err)
-		case err != nil && ctx.Err() == nil:
+	// fasthttp reads the body from producedBody and sends each read as a
+	// chunk at once; a read error (the producer failed) ends the answer
+	// without its last chunk and closes the connection, and Close (the
+	// answer sent, or the client gone) stops the producer.
+	c.Context().SetBodyStream(&producedBody{r: pr, stop: cancel, failed: func(err error) {
+		if ctx.Err() == nil {
 			s.log.Warn(what+" ended early", "request_id", rid, "err", err.Error())
 		}
-	})
+	}}, -1)
 	return nil
+}
+
+// errAnswerClosed stops a producer whose answer was closed before it
+// ended: its client left.
+var errAnswerClosed = errors.New("the answer was closed: the client left")
+
+// producedBody is the body of a produced answer, read by fasthttp.
+type producedBody struct {
+	r      *io.PipeReader
+	stop   context.CancelFunc
+	failed func(error)
+}
+
+func (b *producedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.failed(err)
+	}
+	return n, err
+}
+
+// Close is called once fasthttp is done with the body: sent whole, cut
+// short, or its client gone; a producer still running is stopped.
+func (b *producedBody) Close() error {
+	b.stop()
+	return b.r.CloseWithError(errAnswerClosed)
 }
 
 // firstWrite tells first, once, that the producer wrote its first byte or
@@ -201,25 +248,6 @@ func (f *firstWrite) Write(p []byte) (int, error) {
 	return f.w.Write(p)
 }
 
-// clientWriter writes to the client and flushes at once (audio is worth
-// hearing the moment it is made), keeping its own failure apart from the
-// producer's.
-type clientWriter struct {
-	w   *bufio.Writer
-	err error
-}
-
-func (c *clientWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if err == nil {
-		err = c.w.Flush()
-	}
-	if err != nil {
-		c.err = err
-	}
-	return n, err
-}
-
 type ttsPieceDTO struct {
 	Index    int    `json:"index"`
 	Text     string `json:"text"`
@@ -227,39 +255,71 @@ type ttsPieceDTO struct {
 }
 
 // ttsStreamText answers SSE: one event per sentence once its audio file is
-// ready, then {"done": true}; a failure midway is a data: {"error": …}
-// event.
+// ready, then {"done": true}. The first sentence is made before the stream
+// starts, so an engine that cannot speak at all is still an error status
+// (503 tts_unavailable); a failure after it is a data: {"error": …} event.
 func (s *Server) ttsStreamText(c *fiber.Ctx) error {
 	sp, err := s.deps.Speech.Prepare(c.UserContext(), ttsRequest(c))
 	if err != nil {
 		return err
 	}
 	rid := ensureRequestID(c)
+	// The speech runs ahead of the writer by one sentence at most: emit
+	// hands each piece over and waits for the writer to take it.
+	ctx, cancel := context.WithCancel(s.opt.Shutdown)
+	pieces := make(chan tts.Piece)
+	end := make(chan error, 1)
+	go func() {
+		end <- s.deps.Speech.StreamText(ctx, sp, func(p tts.Piece) error {
+			select {
+			case pieces <- p:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var first *tts.Piece
+	select {
+	case p := <-pieces:
+		first = &p
+	case err = <-end:
+	case <-s.opt.Shutdown.Done():
+		err = shuttingDown(nil)
+	}
+	if err != nil {
+		cancel()
+		if s.opt.Shutdown.Err() != nil {
+			err = shuttingDown(err)
+		}
+		return err
+	}
 	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
-	ctx, cancel := context.WithCancel(s.opt.Shutdown)
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		var writeErr error
-		err := s.deps.Speech.StreamText(ctx, sp, func(p tts.Piece) error {
-			writeErr = writeSSE(w, ttsPieceDTO{Index: p.Index, Text: p.Text, AudioURL: p.File.URL()})
-			return writeErr
-		})
-		switch {
-		case writeErr != nil:
+		defer cancel() // a writer gone stops the speech
+		piece := func(p tts.Piece) error {
+			return writeSSE(w, ttsPieceDTO{Index: p.Index, Text: p.Text, AudioURL: p.File.URL()})
+		}
+		if first != nil && piece(*first) != nil {
 			return // the client left
-		case err == nil:
-			_ = writeSSE(w, fiber.Map{"done": true})
-			return
 		}
-		status, body := toResponse(err)
-		level := slog.LevelWarn
-		if status >= fiber.StatusInternalServerError && status != fiber.StatusServiceUnavailable {
-			level = slog.LevelError
+		for {
+			select {
+			case p := <-pieces:
+				if piece(p) != nil {
+					return
+				}
+			case err := <-end:
+				if err == nil {
+					_ = writeSSE(w, fiber.Map{"done": true})
+					return
+				}
+				s.sseFailed(w, "tts text stream", rid, err)
+				return
+			}
 		}
-		s.log.Log(context.Background(), level, "tts text stream failed", "request_id", rid, "status", status, "err", err.Error())
-		_ = writeSSE(w, sseError(body))
 	})
 	return nil
 }

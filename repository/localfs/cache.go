@@ -18,10 +18,14 @@ import (
 // until a tenth of the cap is free. A file is written under a temporary
 // name and renamed into place, so a reader, or a second writer of the same
 // name, never sees half a file; a served file that is evicted stays
-// readable to whoever opened it. Names are bare file names.
+// readable to whoever opened it. Names are bare file names of the shape
+// its owner gives (owns): the folder may be shared by mistake (the data
+// folder, with the database in it), and eviction must never count or
+// remove a file the cache did not make.
 type Cache struct {
 	dir      string
 	maxBytes int64
+	owns     func(name string) bool
 	now      func() time.Time
 
 	mu    sync.Mutex
@@ -33,18 +37,23 @@ type Cache struct {
 const tempPrefix = ".part-"
 
 // NewCache is the cache in dir holding at most maxBytes (unbounded when
-// <= 0). It creates dir and removes unfinished files of an earlier run.
-func NewCache(dir string, maxBytes int64) (*Cache, error) {
+// <= 0) of the files whose names owns accepts: only those are served,
+// written, counted and evicted; any other file in dir is left alone. It
+// creates dir and removes unfinished files of an earlier run.
+func NewCache(dir string, maxBytes int64, owns func(name string) bool) (*Cache, error) {
+	if owns == nil {
+		return nil, errors.New("a cache needs the shape of the names it owns")
+	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("create the cache folder %s: %w", dir, err)
 	}
-	c := &Cache{dir: dir, maxBytes: maxBytes, now: time.Now, total: -1}
+	c := &Cache{dir: dir, maxBytes: maxBytes, owns: owns, now: time.Now, total: -1}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read the cache folder %s: %w", dir, err)
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix) {
+		if c.ownsTemp(e.Name()) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
@@ -76,7 +85,7 @@ func (c *Cache) Put(name string, fill func(w io.Writer) error) (path string, err
 	if err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(c.dir, tempPrefix+"*")
+	f, err := os.CreateTemp(c.dir, tempPrefix+name+"-*")
 	if err != nil {
 		return "", fmt.Errorf("cache %s: %w", name, err)
 	}
@@ -139,7 +148,7 @@ func (c *Cache) evict(keep string) int64 {
 	var files []cached
 	var total int64
 	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !c.owns(e.Name()) {
 			continue
 		}
 		info, err := e.Info()
@@ -168,10 +177,24 @@ func (c *Cache) evict(keep string) int64 {
 	return total
 }
 
-// file joins a bare, visible name to the folder.
+// ownsTemp reports whether name is an unfinished file of this cache:
+// tempPrefix, a name it owns, "-" and CreateTemp's random digits.
+func (c *Cache) ownsTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	return i > 0 && c.owns(rest[:i])
+}
+
+// file joins a bare, visible name of the cache's own shape to the folder.
 func (c *Cache) file(name string) (string, error) {
 	if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") || strings.ContainsRune(name, 0) {
 		return "", fmt.Errorf("%q is not a bare file name", name)
+	}
+	if !c.owns(name) {
+		return "", fmt.Errorf("%q is not a name of this cache", name)
 	}
 	return filepath.Join(c.dir, name), nil
 }

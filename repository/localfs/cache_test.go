@@ -5,11 +5,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+// testNames are the names the tests' caches own: a few letters or digits
+// and an audio extension.
+func testNames(name string) bool { return testNameRe.MatchString(name) }
+
+var testNameRe = regexp.MustCompile(`^[a-z0-9]+(\.(mp3|wav|ogg))?$`)
 
 // put writes content under name and fails the test on an error.
 func put(t *testing.T, c *Cache, name, content string) string {
@@ -37,7 +44,7 @@ func names(t *testing.T, dir string) []string {
 
 func TestCachePutThenPath(t *testing.T) {
 	dir := t.TempDir()
-	c, err := NewCache(dir, 0)
+	c, err := NewCache(dir, 0, testNames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +71,7 @@ func TestCachePutThenPath(t *testing.T) {
 
 func TestCacheFailedWriteLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
-	c, err := NewCache(dir, 0)
+	c, err := NewCache(dir, 0, testNames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,23 +93,27 @@ func TestCacheFailedWriteLeavesNothing(t *testing.T) {
 
 func TestCacheRemovesUnfinishedFilesOfAnEarlierRun(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, tempPrefix+"123"), []byte("x"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, tempPrefix+"kept.mp3-123"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Not this cache's: a folder shared by mistake keeps its files.
+	if err := os.WriteFile(filepath.Join(dir, tempPrefix+"Other-1"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "kept.mp3"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewCache(dir, 0); err != nil {
+	if _, err := NewCache(dir, 0, testNames); err != nil {
 		t.Fatal(err)
 	}
-	if n := names(t, dir); strings.Join(n, ",") != "kept.mp3" {
+	if n := names(t, dir); strings.Join(n, ",") != tempPrefix+"Other-1,kept.mp3" {
 		t.Fatalf("after start: %v", n)
 	}
 }
 
 func TestCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
 	dir := t.TempDir()
-	c, err := NewCache(dir, 100)
+	c, err := NewCache(dir, 100, testNames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +149,7 @@ func TestCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
 
 func TestCacheConcurrentWritersOfOneName(t *testing.T) {
 	dir := t.TempDir()
-	c, err := NewCache(dir, 0)
+	c, err := NewCache(dir, 0, testNames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +171,43 @@ func TestCacheConcurrentWritersOfOneName(t *testing.T) {
 	wg.Wait()
 	if n := names(t, dir); strings.Join(n, ",") != "same.ogg" {
 		t.Fatalf("left: %v", n)
+	}
+}
+
+// TestCacheLeavesForeignFilesAlone: a cache folder shared by mistake (the
+// data folder, the database in it) loses none of the files the cache did
+// not make, however far over the cap they are, and its names cannot be
+// reached through Path or Put.
+func TestCacheLeavesForeignFilesAlone(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "Mediateka.DB")
+	if err := os.WriteFile(db, []byte(strings.Repeat("d", 500)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(db, old, old); err != nil { // the least recently used of all
+		t.Fatal(err)
+	}
+	c, err := NewCache(dir, 100, testNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"1", "2", "3", "4"} {
+		put(t, c, n, strings.Repeat("x", 30))
+	}
+	if b, err := os.ReadFile(db); err != nil || len(b) != 500 {
+		t.Fatalf("the foreign file after eviction: %d bytes, %v", len(b), err)
+	}
+	if have := strings.Join(names(t, dir), ","); have != "2,3,4,Mediateka.DB" {
+		t.Fatalf("after eviction: %v (only the cache's own files count toward the cap)", have)
+	}
+	if _, ok := c.Path("Mediateka.DB"); ok {
+		t.Error("Path serves a file the cache does not own")
+	}
+	if _, err := c.Put("Mediateka.DB", func(io.Writer) error { return nil }); err == nil {
+		t.Error("Put overwrites a file the cache does not own")
+	}
+	if _, err := NewCache(dir, 0, nil); err == nil {
+		t.Error("a cache without a name filter")
 	}
 }

@@ -20,6 +20,9 @@ type SpeechProvider interface {
 	Name() string
 	Voices(ctx context.Context) ([]domain.Voice, error)
 	DefaultVoice() string
+	// Fingerprint is what, besides voice and text, changes its audio
+	// (server, model): part of the speech cache's names.
+	Fingerprint() string
 	// KeyOptional is true when the engine may be called without a key (an
 	// OpenAI-compatible server on the local network).
 	KeyOptional() bool
@@ -44,6 +47,10 @@ func (e *Speech) Name() string { return e.p.Name() }
 
 // DefaultVoice is the engine's voice for a request without one.
 func (e *Speech) DefaultVoice() string { return e.p.DefaultVoice() }
+
+// Fingerprint is the provider's: what besides voice and text changes the
+// audio.
+func (e *Speech) Fingerprint() string { return e.p.Fingerprint() }
 
 // Voices lists the provider's voices.
 func (e *Speech) Voices(ctx context.Context) ([]domain.Voice, error) { return e.p.Voices(ctx) }

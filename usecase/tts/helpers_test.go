@@ -48,7 +48,7 @@ func newTestService(t *testing.T, maxBytes int64) (*Service, *counting, string) 
 	exectest.Require(t, "espeak-ng", "espeak-ng")
 	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
 	dir := t.TempDir()
-	cache, err := localfs.NewCache(dir, maxBytes)
+	cache, err := localfs.NewCache(dir, maxBytes, IsFileName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,4 +84,55 @@ func write(t *testing.T, audio []byte, ext string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// remote stands in for a remote engine (Google, an OpenAI-compatible
+// server) behind its port: its voices are a local list, as theirs are,
+// whether or not it can speak now; it answers audio the test gives.
+type remote struct {
+	name        string
+	unavailable error
+	voices      []domain.Voice
+	// audio is the answer to one synthesis of text.
+	audio func(text string, format domain.AudioFormat) []byte
+	// chunk, when not 0, is how many bytes each write carries.
+	chunk int
+	// fingerprint stands for its settings (server, model).
+	fingerprint string
+	calls       atomic.Int32
+}
+
+func (r *remote) Fingerprint() string { return r.fingerprint }
+
+func (r *remote) Name() string                                   { return r.name }
+func (r *remote) Available(context.Context) error                { return r.unavailable }
+func (r *remote) Voices(context.Context) ([]domain.Voice, error) { return r.voices, nil }
+func (r *remote) Synthesize(_ context.Context, text, _ string, format domain.AudioFormat, w io.Writer) error {
+	r.calls.Add(1)
+	if r.unavailable != nil {
+		return r.unavailable
+	}
+	b := r.audio(text, format)
+	for len(b) > 0 {
+		n := len(b)
+		if r.chunk > 0 {
+			n = min(n, r.chunk)
+		}
+		if _, err := w.Write(b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// newRemoteService is the use case over r alone, with a cache in a
+// temporary folder.
+func newRemoteService(t *testing.T, r *remote) *Service {
+	t.Helper()
+	cache, err := localfs.NewCache(t.TempDir(), 0, IsFileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New([]domain.SpeechEngine{r}, nil, cache, Options{Default: r.name})
 }

@@ -64,6 +64,17 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 		return Speech{}, domain.ErrInvalid(fmt.Sprintf("unknown audio format %q", r.Format),
 			map[string]string{"format": "must be mp3, wav or ogg"})
 	}
+	// An unknown voice is the client's mistake whether or not the engine
+	// can speak now: it is refused first whenever the engine lists its
+	// voices without being up (Google's and OpenAI's lists are local;
+	// espeak's needs espeak-ng, so without it the 503 comes first).
+	if r.Voice != "" {
+		if voices, err := e.Voices(ctx); err == nil {
+			if _, err := listedVoice(e, voices, r.Voice); err != nil {
+				return Speech{}, err
+			}
+		}
+	}
 	if err := e.Available(ctx); err != nil {
 		return Speech{}, err
 	}
@@ -79,7 +90,11 @@ func (s *Service) Prepare(ctx context.Context, r Request) (Speech, error) {
 		sp.Voice = s.opt.Voices[e.Name()][sp.Lang]
 		return sp, nil
 	}
-	if err := checkVoice(ctx, e, r.Voice); err != nil {
+	voices, err := e.Voices(ctx)
+	if err != nil {
+		return Speech{}, err
+	}
+	if sp.Voice, err = listedVoice(e, voices, r.Voice); err != nil {
 		return Speech{}, err
 	}
 	return sp, nil
@@ -94,23 +109,20 @@ func (s *Service) engineNames() []string {
 	return names
 }
 
-// checkVoice refuses a voice the engine does not list. An engine that
-// lists none (an OpenAI-compatible server with voices of its own) is
-// trusted to refuse it itself.
-func checkVoice(ctx context.Context, e domain.SpeechEngine, voice string) error {
-	voices, err := e.Voices(ctx)
-	if err != nil {
-		return err
-	}
+// listedVoice is voice as the engine lists it among voices ("RU" is "ru":
+// one voice, one cache file), or invalid_input when it is not listed. An
+// engine that lists none (an OpenAI-compatible server with voices of its
+// own) is trusted to refuse it itself: the voice is kept as asked.
+func listedVoice(e domain.SpeechEngine, voices []domain.Voice, voice string) (string, error) {
 	if len(voices) == 0 {
-		return nil
+		return voice, nil
 	}
 	for _, v := range voices {
 		if strings.EqualFold(v.ID, voice) {
-			return nil
+			return v.ID, nil
 		}
 	}
-	return domain.ErrInvalid(fmt.Sprintf("the %s engine has no voice %q", e.Name(), voice),
+	return "", domain.ErrInvalid(fmt.Sprintf("the %s engine has no voice %q", e.Name(), voice),
 		map[string]string{"voice": "unknown voice; GET /api/tts/voices lists them"})
 }
 

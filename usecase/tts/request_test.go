@@ -118,3 +118,21 @@ func TestCachedFileTakesOnlyItsOwnNames(t *testing.T) {
 		t.Errorf("CachedFile(absent) = %v, want not found", err)
 	}
 }
+
+// TestPrepareRefusesAnUnknownVoiceBeforeTheEngineIsUp: a voice the engine
+// does not list is the client's mistake (400) even while the engine cannot
+// speak (no key), when the list is known without it.
+func TestPrepareRefusesAnUnknownVoiceBeforeTheEngineIsUp(t *testing.T) {
+	r := &remote{name: "google", unavailable: domain.TTSUnavailable("add a google key", nil),
+		voices: []domain.Voice{{ID: "ru-RU-Wavenet-D", Lang: "ru"}}}
+	svc := newRemoteService(t, r)
+	_, err := svc.Prepare(context.Background(), Request{Text: "Привет", Voice: "klingon"})
+	var de *domain.Error
+	if !errors.As(err, &de) || de.Kind != domain.KindInvalid || de.Fields["voice"] == "" {
+		t.Fatalf("unknown voice, engine down: %v, want invalid_input fields.voice", err)
+	}
+	_, err = svc.Prepare(context.Background(), Request{Text: "Привет", Voice: "ru-RU-Wavenet-D"})
+	if !errors.Is(err, domain.ErrTTSUnavailable) {
+		t.Fatalf("a listed voice, engine down: %v, want tts_unavailable", err)
+	}
+}

@@ -136,20 +136,38 @@ func (s *Service) Engines(ctx context.Context) []EngineInfo {
 	return out
 }
 
-// fileName is the cache name of text spoken by engine with voice in
-// format: SHA-256 of the four, so the same request is made once, and a
-// name reveals nothing of the text.
-func fileName(engine, voice string, format domain.AudioFormat, text string) string {
+// Fingerprinter is implemented by an engine whose audio depends on more
+// than voice, format and text (espeak's rate and pitch, a remote model or
+// server): the fingerprint joins the cache name, so a changed setting is
+// made anew rather than answered with the old audio.
+type Fingerprinter interface {
+	Fingerprint() string
+}
+
+// fileName is the cache name of text spoken as sp says: SHA-256 of the
+// engine, its fingerprint, the voice, the format and the text, so the same
+// request is made once, and a name reveals nothing of the text.
+func fileName(sp Speech, text string) string {
+	fp := ""
+	if f, ok := sp.Engine.(Fingerprinter); ok {
+		fp = f.Fingerprint()
+	}
 	h := sha256.New()
-	for _, part := range []string{engine, voice, string(format), text} {
+	for _, part := range []string{sp.Engine.Name(), fp, sp.Voice, string(sp.Format), text} {
 		io.WriteString(h, part)
 		h.Write([]byte{0})
 	}
-	return hex.EncodeToString(h.Sum(nil)) + "." + string(format)
+	return hex.EncodeToString(h.Sum(nil)) + "." + string(sp.Format)
 }
 
-// fileNameRe is the only shape of name GET /api/tts/file serves.
+// fileNameRe is the only shape of name GET /api/tts/file serves, and the
+// only one the cache may count or evict (IsFileName).
 var fileNameRe = regexp.MustCompile(`^[0-9a-f]{64}\.(mp3|wav|ogg)$`)
+
+// IsFileName reports whether name is the shape of a cached audio file: the
+// name filter of the cache, so a cache folder shared by mistake with other
+// files never loses them to eviction.
+func IsFileName(name string) bool { return fileNameRe.MatchString(name) }
 
 // File is a cached audio file.
 type File struct {

@@ -19,7 +19,7 @@ func (s *Service) Synthesize(ctx context.Context, sp Speech) (File, error) {
 // Cached is sp's file and whether the cache has it; without it, the file
 // is the name it will have (its Path empty).
 func (s *Service) Cached(sp Speech) (File, bool) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	name := fileName(sp, sp.Text)
 	p, ok := s.cache.Path(name)
 	return File{Name: name, Path: p, Format: sp.Format}, ok
 }
@@ -28,7 +28,7 @@ func (s *Service) Cached(sp Speech) (File, bool) {
 // listener hears it at once, and when w fails (the listener left) the
 // synthesis stops and nothing is cached. It returns the cached file.
 func (s *Service) SynthesizeTo(ctx context.Context, sp Speech, w io.Writer) (File, error) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, sp.Text)
+	name := fileName(sp, sp.Text)
 	p, err := s.cache.Put(name, func(file io.Writer) error {
 		return sp.Engine.Synthesize(ctx, sp.Text, sp.Voice, sp.Format, io.MultiWriter(file, w))
 	})
@@ -43,7 +43,7 @@ func (s *Service) SynthesizeTo(ctx context.Context, sp Speech, w io.Writer) (Fil
 // second rename wins; each writes its own temporary file, so neither
 // reader sees half of one.
 func (s *Service) cached(ctx context.Context, sp Speech, text string) (File, error) {
-	name := fileName(sp.Engine.Name(), sp.Voice, sp.Format, text)
+	name := fileName(sp, text)
 	f := File{Name: name, Format: sp.Format}
 	if p, ok := s.cache.Path(name); ok {
 		f.Path = p
@@ -63,7 +63,8 @@ func (s *Service) cached(ctx context.Context, sp Speech, text string) (File, err
 // each written as the engine makes it: the first sentence can play while
 // the others are still being made. A WAV stream keeps the first
 // sentence's header (its sizes set to "unknown", as for any live WAV) and
-// drops the others'; mp3 frames simply follow each other. Ogg is the
+// drops the others'; an mp3 stream keeps the first sentence's ID3 tag
+// and drops the others' and every Xing/Info frame (mp3Joiner). Ogg is the
 // exception: sentences made apart would be chained Ogg streams, which
 // Chromium and ffprobe read only the first of, so an ogg stream is the
 // whole text in one synthesis, written as the engine makes it (espeak-ng
@@ -74,16 +75,29 @@ func (s *Service) StreamAudio(ctx context.Context, sp Speech, w io.Writer) error
 	}
 	out := w
 	var wav *wavJoiner
-	if sp.Format == domain.AudioWAV {
+	var mp3 *mp3Joiner
+	switch sp.Format {
+	case domain.AudioWAV:
 		wav = &wavJoiner{w: w}
 		out = wav
+	case domain.AudioMP3:
+		mp3 = &mp3Joiner{w: w}
+		out = mp3
 	}
 	for i, sentence := range textmatch.Sentences(sp.Text) {
 		if wav != nil {
 			wav.next()
 		}
+		if mp3 != nil {
+			mp3.next()
+		}
 		if err := sp.Engine.Synthesize(ctx, sentence, sp.Voice, sp.Format, out); err != nil {
 			return fmt.Errorf("speak sentence %d: %w", i+1, err)
+		}
+		if mp3 != nil {
+			if err := mp3.end(); err != nil {
+				return fmt.Errorf("speak sentence %d: %w", i+1, err)
+			}
 		}
 	}
 	return nil

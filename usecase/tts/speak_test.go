@@ -12,6 +12,10 @@ import (
 	"unicode/utf8"
 
 	"mediateka/domain"
+	"mediateka/repository/exectest"
+	"mediateka/repository/localfs"
+	"mediateka/repository/tts/espeak"
+	"mediateka/repository/tts/ttstest"
 )
 
 func TestSynthesizeMakesEachSpeechOnce(t *testing.T) {
@@ -189,5 +193,96 @@ func TestSpeakFitsLongAnswers(t *testing.T) {
 	}
 	if one := strings.Repeat("я", 6000); utf8.RuneCountInString(fitSpeech(one)) != domain.MaxSpeechChars {
 		t.Fatal("a single over-long sentence is cut at the limit")
+	}
+}
+
+// TestTheCacheNameFollowsTheEngineSettings: audio made before a setting
+// changed (espeak's rate, a remote model) is not served after it, and a
+// voice asked in another case is the listed voice, one file.
+func TestTheCacheNameFollowsTheEngineSettings(t *testing.T) {
+	exectest.Require(t, "espeak-ng", "espeak-ng")
+	ctx := context.Background()
+	dir := t.TempDir()
+	nameAt := func(opt espeak.Options, voice string) string {
+		t.Helper()
+		cache, err := localfs.NewCache(dir, 0, IsFileName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := New([]domain.SpeechEngine{espeak.New(opt)}, nil, cache, Options{Default: "espeak"})
+		sp, err := svc.Prepare(ctx, Request{Text: "Привет", Voice: voice, Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Name
+	}
+	plain := nameAt(espeak.Options{}, "ru")
+	if slow := nameAt(espeak.Options{Rate: 90}, "ru"); slow == plain {
+		t.Error("a new tts.espeak.rate is answered with the audio made at the old one")
+	}
+	if high := nameAt(espeak.Options{Pitch: 90}, "ru"); high == plain {
+		t.Error("a new tts.espeak.pitch is answered with the audio made at the old one")
+	}
+	if upper := nameAt(espeak.Options{}, "RU"); upper != plain {
+		t.Errorf("voice RU is %s, ru %s: one voice, two files", upper, plain)
+	}
+
+	r := &remote{name: "openai", voices: []domain.Voice{{ID: "alloy"}}, fingerprint: "model=tts-1",
+		audio: func(string, domain.AudioFormat) []byte { return []byte("RIFF") }}
+	svc := newRemoteService(t, r)
+	made := func(voice string) string {
+		sp, err := svc.Prepare(ctx, Request{Text: "Hello", Voice: voice, Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Name
+	}
+	first := made("alloy")
+	r.fingerprint = "model=gpt-4o-mini-tts"
+	if made("ALLOY") == first || r.calls.Load() != 2 {
+		t.Errorf("another model: %d syntheses, want 2 (a file apart)", r.calls.Load())
+	}
+}
+
+// TestStreamAudioJoinsRemoteMP3AsOneFile: a remote engine's mp3 carries an
+// ID3 tag and a LAME Info frame per sentence; joined as they come, a
+// player would read the first Info frame's count and stop after the first
+// sentence. The stream keeps one tag and no Info frame.
+func TestStreamAudioJoinsRemoteMP3AsOneFile(t *testing.T) {
+	exectest.Require(t, "ffmpeg", "ffmpeg", "ffprobe")
+	tone := ttstest.MP3()
+	// 7 bytes a write, as a slow connection may: the head of each
+	// sentence arrives in pieces.
+	r := &remote{name: "openai", chunk: 7, audio: func(string, domain.AudioFormat) []byte { return ttstest.MP3() }}
+	svc := newRemoteService(t, r)
+	ctx := context.Background()
+	sp, err := svc.Prepare(ctx, Request{Text: "One sentence. Another sentence! A third one?", Format: "mp3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := svc.StreamAudio(ctx, sp, &out); err != nil {
+		t.Fatal(err)
+	}
+	b := out.Bytes()
+	if r.calls.Load() != 3 || !bytes.HasPrefix(b, tone[:10]) {
+		t.Fatalf("%d syntheses; the stream starts % x", r.calls.Load(), b[:10])
+	}
+	if n := bytes.Count(b, []byte("ID3")); n != 1 {
+		t.Errorf("%d ID3 tags, want the first sentence's only", n)
+	}
+	if bytes.Contains(b, []byte("Info")) || bytes.Contains(b, []byte("Xing")) {
+		t.Error("an Info/Xing frame left in the joined stream")
+	}
+	if d := probe(t, write(t, b, "mp3")); d < 1.1 {
+		t.Fatalf("%.2f s for three sentences of 0.4 s", d)
 	}
 }

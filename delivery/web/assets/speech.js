@@ -87,10 +87,19 @@ async function read(mediaId, button, changed) {
  */
 async function stream(reader, ms, audio, play, signal) {
   const sb = ms.addSourceBuffer('audio/mpeg');
+  // One update: both listeners go when either fires (or op throws), so a
+  // long text does not leave an error listener behind per chunk.
   const update = (op) => new Promise((resolve, reject) => {
-    sb.addEventListener('updateend', resolve, { once: true });
-    sb.addEventListener('error', () => reject(new Error(t('speech.failed', { m: 'SourceBuffer' }))), { once: true });
-    op();
+    const done = new AbortController();
+    const on = { once: true, signal: done.signal };
+    sb.addEventListener('updateend', () => { done.abort(); resolve(); }, on);
+    sb.addEventListener('error', () => { done.abort(); reject(new Error(t('speech.failed', { m: 'SourceBuffer' }))); }, on);
+    try {
+      op();
+    } catch (e) {
+      done.abort();
+      reject(e);
+    }
   });
   let started = false;
   for (;;) {

@@ -71,6 +71,14 @@ func (e *Engine) Available(context.Context) error {
 	return err
 }
 
+// Fingerprint is what, besides the voice and text, changes the audio
+// espeak-ng makes: the default voice, rate and pitch. The use case puts it
+// into the cache name, so a changed setting is not answered with the old
+// audio.
+func (e *Engine) Fingerprint() string {
+	return fmt.Sprintf("voice=%s rate=%d pitch=%d", e.opt.DefaultVoice, e.opt.Rate, e.opt.Pitch)
+}
+
 // CanEncode reports whether format can be made here: wav always, mp3 and
 // ogg only with ffmpeg installed. The API's default format follows it.
 func (e *Engine) CanEncode(format domain.AudioFormat) bool {

@@ -123,6 +123,11 @@ func (e *Engine) Provider() string { return provider }
 // Name is the engine's name in the API.
 func (e *Engine) Name() string { return provider }
 
+// Fingerprint is what, besides the voice and text, changes the audio: the
+// server and the default voice (the use case's cache name holds it, so a
+// changed setting is not answered with old audio).
+func (e *Engine) Fingerprint() string { return "base=" + e.base + " voice=" + e.voice }
+
 // KeyOptional is false: Google always wants a key.
 func (e *Engine) KeyOptional() bool { return false }
 

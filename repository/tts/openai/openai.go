@@ -130,6 +130,13 @@ func DefaultVoices() []domain.Voice {
 	return out
 }
 
+// Fingerprint is what, besides the voice and text, changes the audio: the
+// server, the model and the default voice (the use case's cache name
+// holds it, so a changed setting is not answered with old audio).
+func (e *Engine) Fingerprint() string {
+	return "base=" + e.base + " model=" + e.model + " voice=" + e.voice
+}
+
 // Provider is "openai", the provider of the keys the engine uses.
 func (e *Engine) Provider() string { return provider }
 
