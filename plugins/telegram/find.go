@@ -57,7 +57,7 @@ func (p *Plugin) find(ctx context.Context, in incoming, query string) {
 }
 
 // torrentSearch is /torrent <query>: the indexers' results, most seeded
-// first, five a page, each with a ⬇ button.
+// first, five a page, each with a ⬇ button; linked accounts only.
 func (p *Plugin) torrentSearch(ctx context.Context, in incoming, query string) {
 	switch {
 	case query == "":
@@ -65,6 +65,12 @@ func (p *Plugin) torrentSearch(ctx context.Context, in incoming, query string) {
 		return
 	case p.d.TorrentSearch == nil:
 		p.send(ctx, in, esc(txtTorrentSearchOff.In(in.lang)), nil)
+		return
+	}
+	// A search spends the indexers' quota: it acts as an account, as
+	// torrent_search in the chat does.
+	if _, linked := p.caller(ctx, in); !linked {
+		p.send(ctx, in, esc(textmatch.LinkFirst(in.lang)), nil)
 		return
 	}
 	stop := p.typing(ctx, in)
@@ -254,7 +260,7 @@ func (p *Plugin) playEntry(ctx context.Context, in incoming, m domain.Media) str
 	c, linked := p.caller(ctx, in)
 	switch {
 	case !linked:
-		return txtLinkFirst.In(in.lang)
+		return textmatch.LinkFirst(in.lang)
 	case p.d.Rooms == nil:
 		return txtPlayUnavailable.In(in.lang)
 	}
@@ -278,7 +284,7 @@ func (p *Plugin) download(ctx context.Context, in incoming, f torrent.Found) str
 	c, linked := p.caller(ctx, in)
 	switch {
 	case !linked:
-		return txtLinkFirst.In(in.lang)
+		return textmatch.LinkFirst(in.lang)
 	case p.d.Torrents == nil:
 		return txtTorrentClientDown.In(in.lang)
 	}

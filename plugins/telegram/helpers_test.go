@@ -67,6 +67,15 @@ func (a *accounts) Redeem(_ context.Context, code string, tgID int64) (domain.Us
 	return u, nil
 }
 
+// setTelegram links account id to a Telegram user (nil: unlinks it).
+func (a *accounts) setTelegram(id int64, tg *int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u := a.users[id]
+	u.TelegramID = tg
+	a.users[id] = u
+}
+
 func (a *accounts) LinkedAdmins(context.Context) ([]domain.User, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -95,10 +95,6 @@ var (
 		RU: "Ни один индексатор торрентов не ответил. Попробуйте позже.",
 		EN: "No torrent indexer answered. Please try later.",
 	}
-	txtLinkFirst = textmatch.Phrase{
-		RU: "Сначала привяжите аккаунт медиатеки: /link КОД",
-		EN: "Link your media server account first: /link CODE",
-	}
 	txtPlayUnavailable = textmatch.Phrase{RU: "Пульт сейчас недоступен.", EN: "The remote is unavailable right now."}
 	txtPlaying         = textmatch.Phrase{RU: "▶ Включаю %s в вашей комнате.", EN: "▶ Playing %s in your room."}
 	txtNoPlayer        = textmatch.Phrase{
