@@ -126,7 +126,8 @@ func unescape(s string) string {
 
 func TestLongAnswerIsSplitAtParagraphsThenSentences(t *testing.T) {
 	// Five paragraphs of exactly 1000 characters: four fit one message
-	// (4 006 with the breaks), the fifth goes alone.
+	// (4 006 with the breaks); the fifth's break would leave a message of
+	// a quarter, so the sentences after it fill its piece.
 	para := func(i int) string {
 		p := fmt.Sprintf("Абзац %d: <b>&amp; ", i)
 		return p + strings.Repeat("я", 1000-utf8.RuneCountInString(p))
@@ -144,17 +145,17 @@ func TestLongAnswerIsSplitAtParagraphsThenSentences(t *testing.T) {
 	}
 	answer := strings.Join(paras, "\n\n") + "\n\n" + strings.TrimSpace(long.String())
 	e := start(t, `{}`, telegram.Deps{Chat: echoChat(answer)})
-	got := sentOf(e.say(t, userTG, "ru", "расскажи всё", 4))
-	require.Len(t, got, 4)
+	got := sentOf(e.say(t, userTG, "ru", "расскажи всё", 3))
+	require.Len(t, got, 3)
 	want := telegram.Split(answer, telegram.MaxMessageChars)
-	require.Len(t, want, 4)
+	require.Len(t, want, 3)
 	assert.Equal(t, strings.Join(paras[:4], "\n\n"), want[0])
-	assert.Equal(t, paras[4], want[1])
-	// 36 characters a sentence: 113 sentences (4 068 with the spaces
-	// between) fit, the 114th does not.
-	assert.True(t, strings.HasPrefix(want[2], "Это предложение номер 0000"))
-	assert.True(t, strings.HasSuffix(want[2], "номер 0112 & <тег>."), want[2][len(want[2])-40:])
-	assert.True(t, strings.HasPrefix(want[3], "Это предложение номер 0113 "))
+	// The fifth paragraph and its break take 1 002 characters; 85
+	// sentences of 36 (3 059 with the spaces between) fit after them,
+	// the 86th does not.
+	assert.True(t, strings.HasPrefix(want[1], paras[4]+"\n\nЭто предложение номер 0000"))
+	assert.True(t, strings.HasSuffix(want[1], "номер 0084 & <тег>."), want[1][len(want[1])-40:])
+	assert.True(t, strings.HasPrefix(want[2], "Это предложение номер 0085 "))
 	for i, g := range got {
 		assert.Equal(t, "HTML", g.ParseMode)
 		assert.Equal(t, want[i], unescape(g.Text), "piece %d is the escaped piece", i)
@@ -170,6 +171,21 @@ func TestSplitCountsUTF16AndCutsWordsOnlyAsALastResort(t *testing.T) {
 	assert.Equal(t, []string{"one two", "three"}, telegram.Split("one two three", 9))
 	assert.Equal(t, []string{"Да.", "Нет!", "Может?"}, telegram.Split("Да. Нет! Может?", 7))
 	assert.Empty(t, telegram.Split("  \n ", 10))
+}
+
+func TestSplitNeverCutsATinyFirstPiece(t *testing.T) {
+	long := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 90)[:5000]
+	pieces := telegram.Split("Hi.\n\n"+long, telegram.MaxMessageChars)
+	require.Len(t, pieces, 2)
+	assert.True(t, strings.HasPrefix(pieces[0], "Hi.\n\nLorem ipsum"), "the greeting stays with the text after it")
+	assert.Greater(t, len(pieces[0]), telegram.MaxMessageChars/2, "the break is taken in the last half of the piece")
+	assert.LessOrEqual(t, len(pieces[0]), telegram.MaxMessageChars)
+	assert.True(t, strings.HasSuffix(pieces[0], "elit."), "cut at the last sentence end that fits: %q", pieces[0][len(pieces[0])-20:])
+	assert.Equal(t, "Hi.\n\n"+strings.TrimSpace(long), pieces[0]+" "+pieces[1], "nothing lost")
+
+	lines := "Title\n" + strings.Repeat("x", 30)
+	assert.Equal(t, []string{"Title\nxxxxxxxxxxxxxx", "xxxxxxxxxxxxxxxx"}, telegram.Split(lines, 20),
+		"a line break early in the piece is no better than a cut")
 }
 
 func TestUsersNotAllowedGetOneRefusalAndNoChat(t *testing.T) {
