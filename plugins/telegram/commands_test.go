@@ -62,6 +62,20 @@ func TestStartSendsTheMiniAppButtonWithoutCopyText(t *testing.T) {
 		menu[0].Fields["menu_button"])
 }
 
+func TestStartInAGroupSendsAURLButtonAndLeavesTheMenuAlone(t *testing.T) {
+	app := telegram.MiniApp{URL: "https://media.example.org/tgmini", Name: "Медиатека"}
+	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), MiniApp: app})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(groupMessage(userTG, -100777, "ru", "/start"))
+	e.fake.Push(groupMessage(userTG, -100777, "ru", "/voice off"))
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 2))
+	assert.Equal(t, "-100777", got[0].ChatID)
+	assert.Equal(t, `{"inline_keyboard":[[{"text":"Медиатека","url":"https://media.example.org/tgmini"}]]}`,
+		got[0].ReplyMarkup, "web_app buttons are for private chats only: a url button to the same page")
+	assert.Equal(t, "Голосовые ответы выключены.", got[1].Text)
+	assert.Empty(t, e.fake.Calls("setChatMenuButton"), "a group's menu button cannot be a web_app")
+}
+
 func TestStartInEnglishWithoutAMiniApp(t *testing.T) {
 	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
 	got := sentOf(e.say(t, userTG, "en", "/start@mediateka_bot", 1))

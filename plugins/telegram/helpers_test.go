@@ -175,6 +175,14 @@ func message(from int64, lang, text string) map[string]any {
 	}}
 }
 
+// groupMessage is an update carrying a text message from a user in a
+// group chat.
+func groupMessage(from, chat int64, lang, text string) map[string]any {
+	u := message(from, lang, text)
+	u["message"].(map[string]any)["chat"] = map[string]any{"id": chat, "type": "group", "title": "Film club"}
+	return u
+}
+
 // say pushes a message and waits for n more sendMessage calls; it returns
 // the new ones.
 func (e *env) say(t *testing.T, from int64, lang, text string, n int) []tgfake.Call {

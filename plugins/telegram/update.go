@@ -19,9 +19,17 @@ type eventMessage = event.Message
 type incoming struct {
 	b      *bot.Bot
 	chatID int64
-	userID int64
-	lang   string
+	// chatType is Telegram's chat.type ("private", "group", "supergroup",
+	// "channel"); "" where no message says it (a button press).
+	chatType string
+	userID   int64
+	lang     string
 }
+
+// private tells whether the chat is a person's own chat with the bot,
+// the only kind where Telegram allows web_app buttons and a chat menu
+// button.
+func (in incoming) private() bool { return in.chatType == string(models.ChatTypePrivate) }
 
 // langOf maps Telegram's language_code to the answer language: Russian
 // for "ru" (and regional forms), English otherwise.
@@ -51,7 +59,7 @@ func (p *Plugin) allowed(userID int64) bool {
 // onMessage answers a message: someone not allowed hears one refusal and
 // nothing more; commands run; other text goes to the chat.
 func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
-	in := incoming{b: b, chatID: m.Chat.ID, userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
+	in := incoming{b: b, chatID: m.Chat.ID, chatType: string(m.Chat.Type), userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
 	if !p.allowed(in.userID) {
 		if p.state.refuseOnce(in.userID) {
 			p.send(ctx, in, esc(txtNotAllowed.In(in.lang)), nil)
