@@ -111,6 +111,31 @@ type Plugin struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	running bool
+	// me is the bot's username (getMe at start), to tell commands for
+	// this bot from commands for another in a shared group.
+	me string
+}
+
+// username is the bot's own username, "" until getMe answered.
+func (p *Plugin) username() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.me
+}
+
+// learnUsername asks Telegram who the bot is. A failure is logged and
+// leaves the name unknown, so commands are then taken whoever they name.
+func (p *Plugin) learnUsername(ctx context.Context, b *bot.Bot) {
+	me, err := b.GetMe(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.log.Warn("telegram: getMe failed; commands addressed to other bots are answered too", "err", err.Error())
+		}
+		return
+	}
+	p.mu.Lock()
+	p.me = me.Username
+	p.mu.Unlock()
 }
 
 // New builds the plugin; nothing runs before Start.
@@ -300,7 +325,8 @@ func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
 	return b, nil
 }
 
-// run registers the commands and receives updates until ctx ends, with
+// run learns the bot's username, registers the commands and receives
+// updates until ctx ends, with
 // the event forwarding beside it, and returns when all of it has.
 func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
 	var wg sync.WaitGroup
@@ -309,6 +335,7 @@ func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
 		wg.Add(1)
 		go func() { defer wg.Done(); l.Run(ctx, func(m eventMessage) { p.notify(ctx, b, m) }, nil) }()
 	}
+	p.learnUsername(ctx, b)
 	p.setCommands(ctx, b)
 	if p.cfg.Mode == ModeWebhook {
 		if _, err := b.SetWebhook(ctx, &bot.SetWebhookParams{URL: p.cfg.WebhookURL, SecretToken: p.cfg.WebhookSecret,

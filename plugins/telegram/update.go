@@ -60,6 +60,9 @@ func (p *Plugin) allowed(userID int64) bool {
 // nothing more; commands run; other text goes to the chat.
 func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 	in := incoming{b: b, chatID: m.Chat.ID, chatType: string(m.Chat.Type), userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
+	if !p.forMe(m.Text) {
+		return
+	}
 	if !p.allowed(in.userID) {
 		if p.state.refuseOnce(in.userID) {
 			p.send(ctx, in, esc(txtNotAllowed.In(in.lang)), nil)
@@ -79,13 +82,38 @@ func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 	p.ask(ctx, in, text)
 }
 
+// forMe tells whether a message is for this bot: anything but a command
+// addressed to another bot ("/start@other_bot" in a group the bots
+// share). While the bot's own username is unknown (getMe failed) every
+// command counts as its own.
+func (p *Plugin) forMe(text string) bool {
+	_, to := commandTarget(strings.TrimSpace(text))
+	if to == "" {
+		return true
+	}
+	me := p.username()
+	return me == "" || strings.EqualFold(to, me)
+}
+
+// commandTarget splits a command's head "/link@mediateka_bot" into the
+// command and the bot it names ("" when none, or not a command).
+func commandTarget(text string) (cmd, to string) {
+	if !strings.HasPrefix(text, "/") {
+		return "", ""
+	}
+	head, _, _ := strings.Cut(text[1:], " ")
+	head, _, _ = strings.Cut(head, "\n")
+	cmd, to, _ = strings.Cut(head, "@")
+	return cmd, to
+}
+
 // parseCommand splits "/link@mediateka_bot ABC" into "link" and "ABC".
 func parseCommand(text string) (cmd, arg string, ok bool) {
 	if !strings.HasPrefix(text, "/") {
 		return "", "", false
 	}
-	head, arg, _ := strings.Cut(text[1:], " ")
-	head, _, _ = strings.Cut(head, "@")
+	_, arg, _ = strings.Cut(text[1:], " ")
+	head, _ := commandTarget(text)
 	return strings.ToLower(head), strings.TrimSpace(arg), head != ""
 }
 
