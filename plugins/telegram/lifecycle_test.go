@@ -23,18 +23,37 @@ import (
 )
 
 func TestA429IsRetriedAfterRetryAfterAndA5xxWithBackoff(t *testing.T) {
-	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	fake := tgfake.New(t)
+	fake.Fail("setMyCommands", http.StatusTooManyRequests, 7)
+	fake.Fail("setMyCommands", http.StatusInternalServerError, 0)
+	e := startOn(t, fake, `{}`, telegram.Deps{Chat: echoChat("ok")})
 	e.fake.WaitCalls(t, "getUpdates", 1)
-	e.fake.Fail("sendMessage", http.StatusTooManyRequests, 7)
-	e.fake.Fail("sendMessage", http.StatusInternalServerError, 0)
-	e.fake.Push(message(userTG, "en", "/voice off"))
-	calls := e.fake.WaitCalls(t, "sendMessage", 3)
-	require.Len(t, calls, 3, "two failed attempts, then the one that went through")
-	for _, c := range calls {
-		assert.Equal(t, "Voice answers are off.", c.Fields["text"], "the same message each time")
+	calls := e.fake.Calls("setMyCommands")
+	require.Len(t, calls, 4, "two failed attempts, then the one that went through, then the Russian menu")
+	for _, c := range calls[:3] {
+		assert.Equal(t, calls[2].Fields["commands"], c.Fields["commands"], "the same call each time")
 	}
 	assert.Equal(t, []time.Duration{7 * time.Second, time.Second}, e.retryWaits(),
 		"retry_after is respected; a 500 then waits the doubled backoff")
+}
+
+func TestAnAnswerIsRetriedOnlyWhenTelegramCertainlyDidNotTakeIt(t *testing.T) {
+	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Fail("sendMessage", http.StatusTooManyRequests, 3)
+	got := sentOf(e.say(t, userTG, "en", "/voice off", 2))
+	assert.Equal(t, []string{"Voice answers are off.", "Voice answers are off."}, []string{got[0].Text, got[1].Text},
+		"a 429 is Telegram refusing the call undone: sent again after retry_after")
+	assert.Equal(t, []time.Duration{3 * time.Second}, e.retryWaits())
+
+	e.fake.Fail("sendMessage", http.StatusInternalServerError, 0)
+	e.fake.Push(message(userTG, "en", "/voice off"))
+	e.fake.Push(message(userTG, "en", "/notify on"))
+	calls := e.fake.WaitCalls(t, "sendMessage", 4)
+	assert.Equal(t, "Library notifications are for linked administrators only (/link).", calls[3].Fields["text"],
+		"the next message's answer: the one that got a 500 was not sent again")
+	assert.Len(t, e.fake.Calls("sendMessage"), 4)
+	assert.Equal(t, []time.Duration{3 * time.Second}, e.retryWaits(), "no wait for the 500")
 }
 
 func TestPollingRidesOutABotAPIOutage(t *testing.T) {
