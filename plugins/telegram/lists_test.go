@@ -58,9 +58,9 @@ func (r *rooms) played() []string {
 // indexers is a telegram.TorrentSearch and telegram.Torrents: fixed
 // results, and the downloads asked for.
 type indexers struct {
-	items []torrent.Found
-	err   error
-	mu    sync.Mutex
+	items    []torrent.Found
+	err      error
+	mu       sync.Mutex
 	added    []torrent.DownloadRequest
 	searched int
 	dlErr    error
