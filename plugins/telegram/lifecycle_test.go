@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins/telegram"
 	"mediateka/plugins/telegram/tgfake"
+	"mediateka/usecase/chat"
 	"mediateka/usecase/event"
 	"mediateka/usecase/tts"
 )
@@ -242,4 +244,50 @@ func TestNetworkErrorsAreRetriedAndStopIsStillPrompt(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	require.NoError(t, bot.Stop(ctx), "an outage never keeps the bot from stopping")
+}
+
+// heldChat answers every message with "answer to <message>", except that
+// it holds the first one named hold, ignoring its context, until release
+// is closed; entered is closed when that one arrives.
+func heldChat(hold string) (c *chatFunc, entered, release chan struct{}) {
+	entered, release = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	c = &chatFunc{fn: func(r chat.Request) (chat.Answer, error) {
+		if r.Message == hold {
+			once.Do(func() {
+				close(entered)
+				<-release
+			})
+		}
+		return chat.Answer{Text: "answer to " + r.Message}, nil
+	}}
+	return c, entered, release
+}
+
+func TestStopLetsTakenUpdatesFinishAndLosesNone(t *testing.T) {
+	c, entered, release := heldChat("first")
+	e := start(t, `{}`, telegram.Deps{Chat: c})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(message(userTG, "en", "first"))
+	e.fake.Push(message(userTG, "en", "second"))
+	<-entered
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		stopped <- e.bot.Stop(ctx)
+	}()
+	<-telegram.PollingStopped(e.bot) // Stop has begun: no more polling
+	close(release)
+	require.NoError(t, <-stopped)
+	got := sentOf(e.fake.Calls("sendMessage"))
+	require.Len(t, got, 1, "the second update was not handled by the stopping bot")
+	assert.Equal(t, "answer to first", got[0].Text, "the answer in hand was sent, not cut short by Stop")
+	assert.Equal(t, 1, e.fake.Confirmed(), "the first update is confirmed, the second is left for the next start")
+
+	require.NoError(t, e.bot.Start(context.Background()))
+	calls := e.fake.WaitCalls(t, "sendMessage", 2)
+	assert.Equal(t, "answer to second", calls[1].Fields["text"], "the next start handles what the last one did not")
+	e.say(t, userTG, "en", "third", 1)
+	assert.Len(t, e.fake.Calls("sendMessage"), 3, "and nothing twice")
 }

@@ -18,11 +18,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 )
 
 // Name is the plugin's registry name.
@@ -108,8 +111,7 @@ type Plugin struct {
 
 	mu      sync.Mutex
 	bot     *bot.Bot
-	cancel  context.CancelFunc
-	done    chan struct{}
+	run     *run
 	running bool
 	// me is the bot's username (getMe at start), to tell commands for
 	// this bot from commands for another in a shared group.
@@ -252,6 +254,22 @@ func (p *Plugin) Setup(context.Context) (bool, error) {
 	return true, nil
 }
 
+// run is one Start's bot: its contexts and the channel closed when all of
+// it has ended.
+type run struct {
+	// stopPolling ends receiving updates; cancelWork ends the handlers,
+	// their Bot API calls and the event forwarding, which Stop lets finish
+	// first (within its deadline).
+	stopPolling, cancelWork context.CancelFunc
+	polling                 context.Context
+	done                    chan struct{}
+	// handled is the id of the last update a handler took (0: none yet),
+	// confirmed to Telegram when polling ends.
+	handled atomic.Int64
+	// client is the bot's retrying client, for that confirmation.
+	client *retryClient
+}
+
 // Start begins receiving updates: long polling, or the webhook (set with
 // Telegram, served by Webhook). It returns at once; the Bot API being down
 // only delays the bot, which keeps retrying.
@@ -261,37 +279,43 @@ func (p *Plugin) Start(ctx context.Context) error {
 	if p.running {
 		return nil
 	}
+	work, cancelWork := context.WithCancel(ctx)
+	polling, stopPolling := context.WithCancel(work)
+	r := &run{stopPolling: stopPolling, cancelWork: cancelWork, polling: polling, done: make(chan struct{})}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	b, err := p.newBot(transport)
+	b, err := p.newBot(transport, work, r)
 	if err != nil {
+		cancelWork()
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	p.bot, p.cancel, p.done, p.running = b, cancel, make(chan struct{}), true
-	go func(done chan struct{}) {
-		defer close(done)
+	p.bot, p.run, p.running, p.me = b, r, true, ""
+	go func() {
+		defer close(r.done)
 		// The bot's own transport: its idle connections go with it.
 		defer transport.CloseIdleConnections()
-		p.run(ctx, b)
-	}(p.done)
+		p.serve(work, b, r)
+	}()
 	return nil
 }
 
-// Stop ends polling (or the webhook's workers) and the event forwarding,
-// and waits for them, at most until ctx ends.
+// Stop ends polling (or the webhook) first and lets the handlers finish
+// the updates they took, then ends the event forwarding, and waits for all
+// of it at most until ctx ends; at the deadline the handlers are cancelled
+// too and the error says the bot did not stop in time.
 func (p *Plugin) Stop(ctx context.Context) error {
 	p.mu.Lock()
-	cancel, done, running := p.cancel, p.done, p.running
+	r, running := p.run, p.running
 	p.running = false
 	p.mu.Unlock()
 	if !running {
 		return nil
 	}
-	cancel()
+	r.stopPolling()
 	select {
-	case <-done:
+	case <-r.done:
 		return nil
 	case <-ctx.Done():
+		r.cancelWork()
 		return fmt.Errorf("the bot did not stop in time: %w", ctx.Err())
 	}
 }
@@ -301,18 +325,38 @@ func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // newBot builds the library's bot over the retrying client. Handlers run
 // inside the library's workers (not in goroutines of their own), so when
-// Start's goroutine ends nothing of the bot is left running.
-func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
+// Start's goroutine ends nothing of the bot is left running. They run
+// under work, not the polling context the library hands them, so that
+// stopping the polling does not cut an answer short. The update channel
+// is unbuffered: the library confirms an update to Telegram (the next
+// getUpdates' offset) once it has handed it on, so with no queue every
+// confirmed update is one a handler took, and none is lost on Stop.
+func (p *Plugin) newBot(transport http.RoundTripper, work context.Context, r *run) (*bot.Bot, error) {
 	client := &retryClient{client: &http.Client{Transport: transport, Timeout: p.d.PollTimeout + 15*time.Second},
 		sleep: p.d.sleep, log: p.log}
+	r.client = client
+	handle := func(_ context.Context, b *bot.Bot, u *models.Update) {
+		for {
+			last := r.handled.Load()
+			if u.ID <= last || r.handled.CompareAndSwap(last, u.ID) {
+				break
+			}
+		}
+		p.onUpdate(work, b, u)
+	}
 	opts := []bot.Option{
 		bot.WithServerURL(p.cfg.APIURL),
 		bot.WithSkipGetMe(),
 		bot.WithHTTPClient(p.d.PollTimeout, client),
 		bot.WithNotAsyncHandlers(),
 		bot.WithWorkers(p.d.Workers),
-		bot.WithDefaultHandler(p.onUpdate),
-		bot.WithErrorsHandler(func(err error) { p.log.Warn("telegram: Bot API error", "err", err.Error()) }),
+		bot.WithUpdatesChannelCap(0),
+		bot.WithDefaultHandler(handle),
+		bot.WithErrorsHandler(func(err error) {
+			if !errors.Is(err, context.Canceled) {
+				p.log.Warn("telegram: Bot API error", "err", err.Error())
+			}
+		}),
 		bot.WithAllowedUpdates(bot.AllowedUpdates{"message", "callback_query"}),
 	}
 	if p.cfg.Mode == ModeWebhook {
@@ -325,16 +369,21 @@ func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
 	return b, nil
 }
 
-// run learns the bot's username, registers the commands and receives
-// updates until ctx ends, with
-// the event forwarding beside it, and returns when all of it has.
-func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
+// serve learns the bot's username, registers the commands and receives
+// updates until polling is stopped, with the event forwarding beside it
+// (until work ends), and returns when all of it has. The handlers have
+// finished when the library's Start returns; the updates they took are
+// then confirmed to Telegram, so the next start does not get them again.
+func (p *Plugin) serve(work context.Context, b *bot.Bot, r *run) {
 	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer r.cancelWork()
 	if p.d.Events != nil && p.d.Accounts != nil {
 		l := p.d.Events.Listen(64)
 		wg.Add(1)
-		go func() { defer wg.Done(); l.Run(ctx, func(m eventMessage) { p.notify(ctx, b, m) }, nil) }()
+		go func() { defer wg.Done(); l.Run(work, func(m eventMessage) { p.notify(work, b, m) }, nil) }()
 	}
+	ctx := r.polling
 	p.learnUsername(ctx, b)
 	p.setCommands(ctx, b)
 	if p.cfg.Mode == ModeWebhook {
@@ -343,13 +392,40 @@ func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
 			p.log.Warn("telegram: setWebhook failed", "err", err.Error())
 		}
 		b.StartWebhook(ctx)
-	} else {
-		// A webhook left from an earlier run would make getUpdates fail
-		// with 409.
-		if _, err := b.DeleteWebhook(ctx, &bot.DeleteWebhookParams{}); err != nil && ctx.Err() == nil {
-			p.log.Warn("telegram: deleteWebhook failed", "err", err.Error())
-		}
-		b.Start(ctx)
+		return
 	}
-	wg.Wait()
+	// A webhook left from an earlier run would make getUpdates fail
+	// with 409.
+	if _, err := b.DeleteWebhook(ctx, &bot.DeleteWebhookParams{}); err != nil && ctx.Err() == nil {
+		p.log.Warn("telegram: deleteWebhook failed", "err", err.Error())
+	}
+	b.Start(ctx)
+	p.confirm(work, r.client, r.handled.Load())
+}
+
+// confirm tells Telegram that the updates up to last were received, as
+// the next getUpdates would (offset last+1; limit 1 and no wait, and what
+// it answers is left unconfirmed for the next start). Without it the
+// updates handled since the last poll would come again at the next start.
+// A failure is logged: those updates are then handled twice.
+func (p *Plugin) confirm(ctx context.Context, c *retryClient, last int64) {
+	if last == 0 || ctx.Err() != nil {
+		return
+	}
+	form := url.Values{"offset": {strconv.FormatInt(last+1, 10)}, "limit": {"1"}, "timeout": {"0"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.APIURL+"/bot"+p.cfg.Token+"/getUpdates",
+		strings.NewReader(form.Encode()))
+	if err != nil {
+		return
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.log.Warn("telegram: cannot confirm the handled updates; they may come again at the next start",
+				"reason", reason(nil, err)) // never the URL: it holds the token
+		}
+		return
+	}
+	closeBody(resp)
 }

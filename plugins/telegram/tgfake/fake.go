@@ -50,6 +50,16 @@ type Server struct {
 	updates  []json.RawMessage // updates[i] has update_id i+1
 	failures []failure
 	nextMsg  int
+	// confirmed is the last update id confirmed by a getUpdates offset.
+	confirmed int
+}
+
+// Confirmed is the id of the last update the bot confirmed (a getUpdates
+// with a higher offset); Telegram never sends those again.
+func (s *Server) Confirmed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.confirmed
 }
 
 // New starts the fake; it is closed when t ends.
@@ -224,11 +234,21 @@ func readForm(r *http.Request, call *Call) error {
 	return nil
 }
 
-// getUpdates answers the updates from offset on, waiting up to the
-// request's timeout for one to arrive (Telegram's long poll).
+// getUpdates answers the unconfirmed updates from offset on (at most
+// limit), waiting up to the request's timeout for one to arrive
+// (Telegram's long poll). As at Telegram, an offset confirms every update
+// before it: those are never answered again, whatever a later offset says.
 func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, call Call) {
 	offset, _ := strconv.Atoi(call.Fields["offset"])
 	timeout, _ := strconv.Atoi(call.Fields["timeout"])
+	limit, _ := strconv.Atoi(call.Fields["limit"])
+	if limit <= 0 || limit > 100 {
+		limit = 100
+	}
+	s.mu.Lock()
+	s.confirmed = max(s.confirmed, offset-1)
+	s.notify()
+	s.mu.Unlock()
 	wait := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer wait.Stop()
 	for {
@@ -236,7 +256,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, call Call) {
 		ch := s.changed
 		var out []json.RawMessage
 		for i, u := range s.updates {
-			if i+1 >= offset {
+			if id := i + 1; id >= offset && id > s.confirmed && len(out) < limit {
 				out = append(out, u)
 			}
 		}
