@@ -291,3 +291,25 @@ func TestStopLetsTakenUpdatesFinishAndLosesNone(t *testing.T) {
 	e.say(t, userTG, "en", "third", 1)
 	assert.Len(t, e.fake.Calls("sendMessage"), 3, "and nothing twice")
 }
+
+func TestStartRefusesWhileTheLastRunIsStillEnding(t *testing.T) {
+	c, entered, release := heldChat("hang")
+	e := start(t, `{}`, telegram.Deps{Chat: c})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(message(userTG, "en", "hang"))
+	<-entered
+	e.fake.WaitCalls(t, "getUpdates", 2) // the next poll confirmed the update the handler took
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the deadline has passed: Stop gives up at once
+	require.Error(t, e.bot.Stop(ctx), "a handler that ignores its context holds the run")
+	require.ErrorIs(t, e.bot.Start(context.Background()), telegram.ErrStillStopping,
+		"a second bot would poll beside the first")
+	polls := len(e.fake.Calls("getUpdates"))
+
+	close(release)
+	<-telegram.Ended(e.bot)
+	assert.Empty(t, e.fake.Calls("sendMessage"), "the handler cancelled at the deadline sent nothing")
+	require.NoError(t, e.bot.Start(context.Background()), "once the last run has ended the bot starts again")
+	e.fake.WaitCalls(t, "getUpdates", polls+1)
+	assert.Equal(t, "answer to again", sentOf(e.say(t, userTG, "en", "again", 1))[0].Text)
+}

@@ -254,6 +254,11 @@ func (p *Plugin) Setup(context.Context) (bool, error) {
 	return true, nil
 }
 
+// ErrStillStopping is Start's answer while the previous run of the bot
+// has not ended (a Stop that ran out of time): a second bot would poll
+// beside it, and Telegram answers two pollers with 409.
+var ErrStillStopping = errors.New("the previous run of the Telegram bot has not stopped yet; start it again once it has")
+
 // run is one Start's bot: its contexts and the channel closed when all of
 // it has ended.
 type run struct {
@@ -272,12 +277,20 @@ type run struct {
 
 // Start begins receiving updates: long polling, or the webhook (set with
 // Telegram, served by Webhook). It returns at once; the Bot API being down
-// only delays the bot, which keeps retrying.
+// only delays the bot, which keeps retrying. While a previous run is still
+// ending it refuses with ErrStillStopping.
 func (p *Plugin) Start(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running {
 		return nil
+	}
+	if p.run != nil {
+		select {
+		case <-p.run.done:
+		default:
+			return ErrStillStopping
+		}
 	}
 	work, cancelWork := context.WithCancel(ctx)
 	polling, stopPolling := context.WithCancel(work)
@@ -301,7 +314,8 @@ func (p *Plugin) Start(ctx context.Context) error {
 // Stop ends polling (or the webhook) first and lets the handlers finish
 // the updates they took, then ends the event forwarding, and waits for all
 // of it at most until ctx ends; at the deadline the handlers are cancelled
-// too and the error says the bot did not stop in time.
+// too and the error says the bot did not stop in time (Start then refuses
+// until it has).
 func (p *Plugin) Stop(ctx context.Context) error {
 	p.mu.Lock()
 	r, running := p.run, p.running
