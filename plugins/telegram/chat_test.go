@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -203,4 +205,42 @@ func TestUsersNotAllowedGetOneRefusalAndNoChat(t *testing.T) {
 	assert.Len(t, e.fake.Calls("sendMessage"), 2, "the stranger heard one refusal and nothing else")
 	require.Len(t, c.requests(), 1, "the chat was asked only for the allowed user")
 	assert.Equal(t, "hi", c.requests()[0].Message)
+}
+
+func TestEachTelegramUserHasAMessageRate(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	c := &chatFunc{fn: func(r chat.Request) (chat.Answer, error) { return chat.Answer{Text: "answer to " + r.Message}, nil }}
+	e := start(t, `{"rate_per_minute":3}`, telegram.WithNow(telegram.Deps{Chat: c}, clock))
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	for _, m := range []string{"one", "two", "three", "four", "five"} {
+		e.fake.Push(message(userTG, "ru", m))
+	}
+	// Another user's answer shows the five have been handled (one
+	// handler, in order), and that the rate is per user.
+	e.fake.Push(message(adminTG, "en", "admin"))
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 5))
+	var texts []string
+	for _, g := range got {
+		texts = append(texts, g.ChatID+": "+g.Text)
+	}
+	assert.Equal(t, []string{"1002: answer to one", "1002: answer to two", "1002: answer to three",
+		"1002: Слишком много сообщений подряд. Подождите минуту и напишите снова.", "1001: answer to admin"}, texts,
+		"three a minute; the fourth hears it once, the fifth nothing")
+	assert.Len(t, c.requests(), 4, "refused messages never reach the chat (the AI key)")
+
+	mu.Lock()
+	now = now.Add(20 * time.Second) // one message's worth at three a minute
+	mu.Unlock()
+	assert.Equal(t, "answer to six", sentOf(e.say(t, userTG, "en", "six", 1))[0].Text)
+	assert.Equal(t, "Too many messages in a row. Please wait a minute and write again.",
+		sentOf(e.say(t, userTG, "en", "seven", 1))[0].Text, "a new window, a new single refusal")
+}
+
+func TestRatePerMinuteIsChecked(t *testing.T) {
+	for _, bad := range []string{`{"rate_per_minute":-1}`, `{"rate_per_minute":601}`, `{"rate_per_minute":"20"}`} {
+		p := telegram.New(telegram.Deps{Chat: echoChat("ok"), Token: "1:x"})
+		assert.Error(t, p.Configure([]byte(bad)), bad)
+	}
 }

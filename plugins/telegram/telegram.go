@@ -60,6 +60,9 @@ type Config struct {
 	// request (X-Telegram-Bot-Api-Secret-Token).
 	WebhookSecret string `json:"webhook_secret"`
 	HistoryTurns  int    `json:"history_turns"`
+	// RatePerMinute is how many messages one Telegram user may send a
+	// minute (0: DefaultRatePerMinute).
+	RatePerMinute int `json:"rate_per_minute"`
 }
 
 // MiniApp is config tg_mini_app: the Mini App /start offers and the chat
@@ -108,6 +111,8 @@ type Plugin struct {
 
 	state *chatState
 	lists *lists
+	// limit is the per-user message rate (set up by Setup).
+	limit *limiter
 
 	mu      sync.Mutex
 	bot     *bot.Bot
@@ -199,6 +204,12 @@ func (p *Plugin) Configure(raw json.RawMessage) error {
 	case c.HistoryTurns < 0 || c.HistoryTurns > maxHistoryTurns:
 		return fmt.Errorf("history_turns must be between 0 and %d", maxHistoryTurns)
 	}
+	switch {
+	case c.RatePerMinute == 0:
+		c.RatePerMinute = DefaultRatePerMinute
+	case c.RatePerMinute < 0 || c.RatePerMinute > maxRatePerMinute:
+		return fmt.Errorf("rate_per_minute must be between 1 and %d", maxRatePerMinute)
+	}
 	p.cfg = c
 	return nil
 }
@@ -251,6 +262,7 @@ func (p *Plugin) Setup(context.Context) (bool, error) {
 		p.log.Warn("telegram: allowed_users is empty, so every Telegram user may talk to the bot")
 	}
 	p.state.historyTurns = p.cfg.HistoryTurns
+	p.limit = newLimiter(p.cfg.RatePerMinute, p.d.now)
 	return true, nil
 }
 

@@ -15,6 +15,10 @@ var (
 		RU: "Извините, этот бот закрытый: вашего Telegram-аккаунта нет в списке допущенных. Попросите администратора медиатеки добавить вас.",
 		EN: "Sorry, this bot is private: your Telegram account is not on its allowed list. Ask the media server's administrator to add you.",
 	}
+	txtSlowDown = textmatch.Phrase{
+		RU: "Слишком много сообщений подряд. Подождите минуту и напишите снова.",
+		EN: "Too many messages in a row. Please wait a minute and write again.",
+	}
 	txtTextOnly = textmatch.Phrase{
 		RU: "Я понимаю только текст. Напишите вопрос или /help.",
 		EN: "I understand text only. Write a question or /help.",

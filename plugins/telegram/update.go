@@ -57,7 +57,9 @@ func (p *Plugin) allowed(userID int64) bool {
 }
 
 // onMessage answers a message: someone not allowed hears one refusal and
-// nothing more; commands run; other text goes to the chat.
+// nothing more; someone over rate_per_minute hears "slow down" once and
+// nothing more until a token is back; commands run; other text goes to
+// the chat.
 func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 	in := incoming{b: b, chatID: m.Chat.ID, chatType: string(m.Chat.Type), userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
 	if !p.forMe(m.Text) {
@@ -66,6 +68,12 @@ func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 	if !p.allowed(in.userID) {
 		if p.state.refuseOnce(in.userID) {
 			p.send(ctx, in, esc(txtNotAllowed.In(in.lang)), nil)
+		}
+		return
+	}
+	if ok, tell := p.limit.allow(in.userID); !ok {
+		if tell {
+			p.send(ctx, in, esc(txtSlowDown.In(in.lang)), nil)
 		}
 		return
 	}
