@@ -2,10 +2,7 @@ package telegram
 
 import (
 	"context"
-	"crypto/subtle"
-	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/go-telegram/bot"
 
@@ -70,37 +67,4 @@ func jobState(lang string, s domain.JobState) string {
 		return textmatch.Pick(lang, "отменено", "cancelled")
 	}
 	return esc(string(s))
-}
-
-// WebhookPath is where app/ mounts Webhook; webhook_url must end in it.
-const WebhookPath = "/api/telegram/webhook"
-
-// Webhook is the handler Telegram posts updates to in webhook mode. Every
-// request must carry the configured secret in
-// X-Telegram-Bot-Api-Secret-Token (else 401, nothing read); outside
-// webhook mode or while the bot is stopped it is 404.
-func (p *Plugin) Webhook() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		b, running := p.bot, p.running
-		p.mu.Unlock()
-		if !running || p.cfg.Mode != ModeWebhook {
-			webhookError(w, http.StatusNotFound, "not_found", "the Telegram bot is not receiving updates by webhook")
-			return
-		}
-		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
-		if subtle.ConstantTimeCompare([]byte(got), []byte(p.cfg.WebhookSecret)) != 1 {
-			webhookError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token")
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
-		b.WebhookHandler()(w, r)
-	})
-}
-
-// webhookError writes the API's error body (API.md §0).
-func webhookError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
