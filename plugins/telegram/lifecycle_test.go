@@ -313,3 +313,22 @@ func TestStartRefusesWhileTheLastRunIsStillEnding(t *testing.T) {
 	e.fake.WaitCalls(t, "getUpdates", polls+1)
 	assert.Equal(t, "answer to again", sentOf(e.say(t, userTG, "en", "again", 1))[0].Text)
 }
+
+func TestTheNotificationLanguageIsKeptWithTheLinkedAccount(t *testing.T) {
+	bus := event.New(nil)
+	st := settings{}
+	first := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), Events: bus, Settings: st})
+	first.say(t, adminTG, "ru", "/help", 1) // the admin writes in Russian
+	first.say(t, userTG, "en", "/help", 1)  // an unlinked user: nothing kept
+	assert.Equal(t, settings{"telegram.lang.1": "ru"}, st, "kept under the account's id")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, first.bot.Stop(ctx))
+
+	// A restarted server: nothing in memory, the settings remain.
+	second := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), Events: bus, Settings: st})
+	waitListening(t, bus)
+	bus.Publish(domain.TorrentCompleted{Hash: "ab", Name: "Dune"})
+	got := sentOf(second.fake.WaitCalls(t, "sendMessage", 1))
+	assert.Equal(t, sent{ChatID: "1001", ParseMode: "HTML", Text: "⬇️ Загрузка завершена: Dune"}, got[0])
+}

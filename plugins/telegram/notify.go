@@ -11,8 +11,10 @@ import (
 )
 
 // notify sends a library event to every linked administrator whose
-// notifications are on (the default), in the language they last wrote
-// in. Events without a message (progress, starts) are skipped.
+// notifications are on (the default), in the language the account last
+// wrote to the bot in (kept with the account's settings, so a restart or
+// a thousand other chats do not forget it; English until then). Events
+// without a message (progress, starts) are skipped.
 func (p *Plugin) notify(ctx context.Context, b *bot.Bot, m eventMessage) {
 	if eventText(domain.LangEnglish, m.Event) == "" {
 		return
@@ -28,7 +30,7 @@ func (p *Plugin) notify(ctx context.Context, b *bot.Bot, m eventMessage) {
 			continue
 		}
 		id := *u.TelegramID
-		lang := p.state.lang(id)
+		lang := p.state.accountLang(ctx, u.ID)
 		p.send(ctx, incoming{b: b, chatID: id, userID: id, lang: lang}, eventText(lang, m.Event), nil)
 	}
 }

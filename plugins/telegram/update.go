@@ -77,7 +77,9 @@ func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 		}
 		return
 	}
-	p.state.setLang(in.userID, in.lang)
+	if c, linked := p.caller(ctx, in); linked {
+		p.state.setAccountLang(ctx, c.UserID, in.lang)
+	}
 	text := strings.TrimSpace(m.Text)
 	if text == "" {
 		p.send(ctx, in, esc(txtTextOnly.In(in.lang)), nil)
