@@ -2,7 +2,8 @@
 // real wire protocol (POST <url>/bot<token>/<method> with a multipart or
 // url-encoded form, answers {"ok":true,"result":…}), records every call with
 // its form fields and uploaded files, serves getUpdates with Telegram's
-// long-poll and offset semantics, and fails chosen methods on demand (429
+// long-poll and offset semantics (an offset confirms, and so forgets, the
+// updates before it), and fails chosen methods on demand (429
 // with parameters.retry_after, 500) so tests can watch a client ride out an
 // outage.
 package tgfake
