@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"mediateka/plugins/telegram/tgfake"
+	"mediateka/repository/qbittorrent/qbittest"
 )
 
 // TestTelegramBotOverTheWiredApp runs the bot plugin of a real app against
@@ -176,4 +177,42 @@ func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
 			assert.NotContains(t, c.Fields["text"], "Scan finished", "a user gets no admin notifications")
 		}
 	}
+}
+
+// TestTelegramUnlinkedUserCannotAddOrListTorrents sends a bare magnet and
+// "list torrents" from a Telegram user with no account to the bot of an app
+// whose torrent client is a real qbittorrent-nox: the person is asked to
+// link, and the client has nothing added.
+func TestTelegramUnlinkedUserCannotAddOrListTorrents(t *testing.T) {
+	t.Parallel()
+	fake := tgfake.New(t)
+	d := qbittest.Start(t)
+	ta := buildTestApp(t, appOptions{
+		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token,
+			"MEDIATEKA_TORRENT_CLIENT__URL": d.URL, "MEDIATEKA_TORRENT_CLIENT__USERNAME": d.Username,
+			"MEDIATEKA_TORRENT_CLIENT__PASSWORD": d.Password},
+		beside: func(dir string) {
+			conf := filepath.Join(dir, "data", "plugins", "telegram")
+			require.NoError(t, os.MkdirAll(conf, 0o750))
+			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL()})
+			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ta.plugins.Start(ctx)
+	t.Cleanup(func() { ta.plugins.Shutdown(context.Background()) })
+
+	say := func(lang, text string) string {
+		before := len(fake.Calls("sendMessage"))
+		fake.Push(map[string]any{"message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
+			"chat": map[string]any{"id": 77, "type": "private"},
+			"from": map[string]any{"id": 77, "is_bot": false, "first_name": "S", "language_code": lang}}})
+		return fake.WaitCalls(t, "sendMessage", before+1)[before].Fields["text"]
+	}
+	assert.Equal(t, "Link your media server account first: /link CODE", say("en", filmMagnet))
+	assert.Equal(t, "Сначала привяжите аккаунт медиатеки: /link КОД", say("ru", "скачай "+filmMagnet))
+	assert.Equal(t, "Link your media server account first: /link CODE", say("en", "list torrents"))
+	_, user := ta.tokens(t)
+	assert.Empty(t, torrentsByHash(t, ta, user), "nothing was added to the torrent client")
 }

@@ -106,8 +106,9 @@ func (p *Plugin) voice(ctx context.Context, in incoming, text string) {
 
 // Split cuts text into pieces of at most limit UTF-16 code units (how
 // Telegram counts), at the last paragraph break that fits, else the last
-// line break, else the end of the last sentence, else the last space, and
-// only as a last resort inside a word. Pieces are trimmed; empty ones are
+// line break, else the end of the last sentence (each only in the last
+// half of the piece), else the last space, and only as a last resort
+// inside a word. Pieces are trimmed; empty ones are
 // dropped.
 func Split(text string, limit int) []string {
 	var out []string
@@ -153,11 +154,16 @@ func prefixUnits(s string, limit int) string {
 }
 
 // cutPoint is where to end a piece taken from head (a prefix that fits).
+// A paragraph break, a line break or a sentence end counts only in the
+// last half of head, so that "Hi.\n\n" before a long text does not become
+// a message of its own; else the next rule is tried. A space anywhere
+// beats cutting inside a word.
 func cutPoint(head string) int {
-	if i := strings.LastIndex(head, "\n\n"); i > 0 {
+	late := func(i int) bool { return i > 0 && 2*units(head[:i]) >= units(head) }
+	if i := strings.LastIndex(head, "\n\n"); late(i) {
 		return i
 	}
-	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+	if i := strings.LastIndexByte(head, '\n'); late(i) {
 		return i
 	}
 	best := -1
@@ -166,7 +172,7 @@ func cutPoint(head string) int {
 			best = i + len(end) - 1
 		}
 	}
-	if best > 0 {
+	if late(best) {
 		return best
 	}
 	if i := strings.LastIndexByte(head, ' '); i > 0 {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -126,7 +128,8 @@ func unescape(s string) string {
 
 func TestLongAnswerIsSplitAtParagraphsThenSentences(t *testing.T) {
 	// Five paragraphs of exactly 1000 characters: four fit one message
-	// (4 006 with the breaks), the fifth goes alone.
+	// (4 006 with the breaks); the fifth's break would leave a message of
+	// a quarter, so the sentences after it fill its piece.
 	para := func(i int) string {
 		p := fmt.Sprintf("Абзац %d: <b>&amp; ", i)
 		return p + strings.Repeat("я", 1000-utf8.RuneCountInString(p))
@@ -144,17 +147,17 @@ func TestLongAnswerIsSplitAtParagraphsThenSentences(t *testing.T) {
 	}
 	answer := strings.Join(paras, "\n\n") + "\n\n" + strings.TrimSpace(long.String())
 	e := start(t, `{}`, telegram.Deps{Chat: echoChat(answer)})
-	got := sentOf(e.say(t, userTG, "ru", "расскажи всё", 4))
-	require.Len(t, got, 4)
+	got := sentOf(e.say(t, userTG, "ru", "расскажи всё", 3))
+	require.Len(t, got, 3)
 	want := telegram.Split(answer, telegram.MaxMessageChars)
-	require.Len(t, want, 4)
+	require.Len(t, want, 3)
 	assert.Equal(t, strings.Join(paras[:4], "\n\n"), want[0])
-	assert.Equal(t, paras[4], want[1])
-	// 36 characters a sentence: 113 sentences (4 068 with the spaces
-	// between) fit, the 114th does not.
-	assert.True(t, strings.HasPrefix(want[2], "Это предложение номер 0000"))
-	assert.True(t, strings.HasSuffix(want[2], "номер 0112 & <тег>."), want[2][len(want[2])-40:])
-	assert.True(t, strings.HasPrefix(want[3], "Это предложение номер 0113 "))
+	// The fifth paragraph and its break take 1 002 characters; 85
+	// sentences of 36 (3 059 with the spaces between) fit after them,
+	// the 86th does not.
+	assert.True(t, strings.HasPrefix(want[1], paras[4]+"\n\nЭто предложение номер 0000"))
+	assert.True(t, strings.HasSuffix(want[1], "номер 0084 & <тег>."), want[1][len(want[1])-40:])
+	assert.True(t, strings.HasPrefix(want[2], "Это предложение номер 0085 "))
 	for i, g := range got {
 		assert.Equal(t, "HTML", g.ParseMode)
 		assert.Equal(t, want[i], unescape(g.Text), "piece %d is the escaped piece", i)
@@ -172,6 +175,21 @@ func TestSplitCountsUTF16AndCutsWordsOnlyAsALastResort(t *testing.T) {
 	assert.Empty(t, telegram.Split("  \n ", 10))
 }
 
+func TestSplitNeverCutsATinyFirstPiece(t *testing.T) {
+	long := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 90)[:5000]
+	pieces := telegram.Split("Hi.\n\n"+long, telegram.MaxMessageChars)
+	require.Len(t, pieces, 2)
+	assert.True(t, strings.HasPrefix(pieces[0], "Hi.\n\nLorem ipsum"), "the greeting stays with the text after it")
+	assert.Greater(t, len(pieces[0]), telegram.MaxMessageChars/2, "the break is taken in the last half of the piece")
+	assert.LessOrEqual(t, len(pieces[0]), telegram.MaxMessageChars)
+	assert.True(t, strings.HasSuffix(pieces[0], "elit."), "cut at the last sentence end that fits: %q", pieces[0][len(pieces[0])-20:])
+	assert.Equal(t, "Hi.\n\n"+strings.TrimSpace(long), pieces[0]+" "+pieces[1], "nothing lost")
+
+	lines := "Title\n" + strings.Repeat("x", 30)
+	assert.Equal(t, []string{"Title\nxxxxxxxxxxxxxx", "xxxxxxxxxxxxxxxx"}, telegram.Split(lines, 20),
+		"a line break early in the piece is no better than a cut")
+}
+
 func TestUsersNotAllowedGetOneRefusalAndNoChat(t *testing.T) {
 	c := echoChat("secret answer")
 	e := start(t, `{"allowed_users": [1001]}`, telegram.Deps{Chat: c, Status: &fixedStatus{}})
@@ -187,4 +205,42 @@ func TestUsersNotAllowedGetOneRefusalAndNoChat(t *testing.T) {
 	assert.Len(t, e.fake.Calls("sendMessage"), 2, "the stranger heard one refusal and nothing else")
 	require.Len(t, c.requests(), 1, "the chat was asked only for the allowed user")
 	assert.Equal(t, "hi", c.requests()[0].Message)
+}
+
+func TestEachTelegramUserHasAMessageRate(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	c := &chatFunc{fn: func(r chat.Request) (chat.Answer, error) { return chat.Answer{Text: "answer to " + r.Message}, nil }}
+	e := start(t, `{"rate_per_minute":3}`, telegram.WithNow(telegram.Deps{Chat: c}, clock))
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	for _, m := range []string{"one", "two", "three", "four", "five"} {
+		e.fake.Push(message(userTG, "ru", m))
+	}
+	// Another user's answer shows the five have been handled (one
+	// handler, in order), and that the rate is per user.
+	e.fake.Push(message(adminTG, "en", "admin"))
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 5))
+	var texts []string
+	for _, g := range got {
+		texts = append(texts, g.ChatID+": "+g.Text)
+	}
+	assert.Equal(t, []string{"1002: answer to one", "1002: answer to two", "1002: answer to three",
+		"1002: Слишком много сообщений подряд. Подождите минуту и напишите снова.", "1001: answer to admin"}, texts,
+		"three a minute; the fourth hears it once, the fifth nothing")
+	assert.Len(t, c.requests(), 4, "refused messages never reach the chat (the AI key)")
+
+	mu.Lock()
+	now = now.Add(20 * time.Second) // one message's worth at three a minute
+	mu.Unlock()
+	assert.Equal(t, "answer to six", sentOf(e.say(t, userTG, "en", "six", 1))[0].Text)
+	assert.Equal(t, "Too many messages in a row. Please wait a minute and write again.",
+		sentOf(e.say(t, userTG, "en", "seven", 1))[0].Text, "a new window, a new single refusal")
+}
+
+func TestRatePerMinuteIsChecked(t *testing.T) {
+	for _, bad := range []string{`{"rate_per_minute":-1}`, `{"rate_per_minute":601}`, `{"rate_per_minute":"20"}`} {
+		p := telegram.New(telegram.Deps{Chat: echoChat("ok"), Token: "1:x"})
+		assert.Error(t, p.Configure([]byte(bad)), bad)
+	}
 }

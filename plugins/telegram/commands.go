@@ -20,10 +20,11 @@ type inlineKeyboard struct {
 	InlineKeyboard [][]inlineButton `json:"inline_keyboard"`
 }
 
-// inlineButton is a web_app button or a callback button.
+// inlineButton is a web_app button, a url button or a callback button.
 type inlineButton struct {
 	Text         string             `json:"text"`
 	WebApp       *models.WebAppInfo `json:"web_app,omitempty"`
+	URL          string             `json:"url,omitempty"`
 	CallbackData string             `json:"callback_data,omitempty"`
 }
 
@@ -42,15 +43,21 @@ func (p *Plugin) setCommands(ctx context.Context, b *bot.Bot) {
 }
 
 // start greets, offers the Mini App as a web_app button and makes it the
-// chat's menu button.
+// chat's menu button. Telegram allows both only in private chats (a group
+// answers 400 and the greeting would be lost), so elsewhere the button is
+// a plain url button to the Mini App's page and the menu is left alone.
 func (p *Plugin) start(ctx context.Context, in incoming) {
 	app := p.d.MiniApp
 	var markup models.ReplyMarkup
 	if app.URL != "" {
-		markup = inlineKeyboard{InlineKeyboard: [][]inlineButton{{{Text: appButton(in.lang, app), WebApp: &models.WebAppInfo{URL: app.URL}}}}}
+		button := inlineButton{Text: appButton(in.lang, app), WebApp: &models.WebAppInfo{URL: app.URL}}
+		if !in.private() {
+			button = inlineButton{Text: appButton(in.lang, app), URL: app.URL}
+		}
+		markup = inlineKeyboard{InlineKeyboard: [][]inlineButton{{button}}}
 	}
 	p.send(ctx, in, startText(in.lang, app), markup)
-	if app.URL == "" {
+	if app.URL == "" || !in.private() {
 		return
 	}
 	_, err := in.b.SetChatMenuButton(ctx, &bot.SetChatMenuButtonParams{ChatID: in.chatID,

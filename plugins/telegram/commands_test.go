@@ -3,6 +3,7 @@ package telegram_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"mediateka/domain"
 	"mediateka/plugins/telegram"
+	"mediateka/plugins/telegram/tgfake"
 	"mediateka/usecase/chat"
 )
 
@@ -60,6 +62,42 @@ func TestStartSendsTheMiniAppButtonWithoutCopyText(t *testing.T) {
 	assert.Equal(t, "1002", menu[0].Fields["chat_id"])
 	assert.JSONEq(t, `{"type":"web_app","text":"Медиатека","web_app":{"url":"https://media.example.org/tgmini"}}`,
 		menu[0].Fields["menu_button"])
+}
+
+func TestStartInAGroupSendsAURLButtonAndLeavesTheMenuAlone(t *testing.T) {
+	app := telegram.MiniApp{URL: "https://media.example.org/tgmini", Name: "Медиатека"}
+	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), MiniApp: app})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(groupMessage(userTG, -100777, "ru", "/start"))
+	e.fake.Push(groupMessage(userTG, -100777, "ru", "/voice off"))
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 2))
+	assert.Equal(t, "-100777", got[0].ChatID)
+	assert.Equal(t, `{"inline_keyboard":[[{"text":"Медиатека","url":"https://media.example.org/tgmini"}]]}`,
+		got[0].ReplyMarkup, "web_app buttons are for private chats only: a url button to the same page")
+	assert.Equal(t, "Голосовые ответы выключены.", got[1].Text)
+	assert.Empty(t, e.fake.Calls("setChatMenuButton"), "a group's menu button cannot be a web_app")
+}
+
+func TestCommandsForAnotherBotAreIgnored(t *testing.T) {
+	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	require.Len(t, e.fake.Calls("getMe"), 1, "the bot learns its username before it polls: %v", e.fake.Calls(""))
+	e.fake.Push(groupMessage(userTG, -100777, "en", "/help@other_bot"))
+	e.fake.Push(groupMessage(userTG, -100777, "en", "/voice@other_bot off"))
+	e.fake.Push(groupMessage(userTG, -100777, "en", "/voice@MediaTeka_Bot off"))
+	e.fake.Push(groupMessage(userTG, -100777, "en", "/voice on"))
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 2))
+	assert.Equal(t, []string{"Voice answers are off.", "Voice answers are unavailable: speech synthesis is not set up."},
+		[]string{got[0].Text, got[1].Text}, "only the commands for this bot (its name in any case, or none) are answered")
+}
+
+func TestCommandsAreAnsweredWhenGetMeFails(t *testing.T) {
+	fake := tgfake.New(t)
+	fake.Fail("getMe", http.StatusUnauthorized, 0)
+	e := startOn(t, fake, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	got := sentOf(e.say(t, userTG, "en", "/voice@other_bot off", 1))
+	assert.Equal(t, "Voice answers are off.", got[0].Text, "the bot's name unknown: every command is its own")
 }
 
 func TestStartInEnglishWithoutAMiniApp(t *testing.T) {

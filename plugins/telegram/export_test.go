@@ -17,3 +17,17 @@ func WithNow(d Deps, now func() time.Time) Deps {
 	d.now = now
 	return d
 }
+
+// PollingStopped is closed once Stop has stopped the last run's polling.
+func PollingStopped(p *Plugin) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run.polling.Done()
+}
+
+// Ended is closed once the last run of the bot has ended entirely.
+func Ended(p *Plugin) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run.done
+}

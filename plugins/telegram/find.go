@@ -57,7 +57,7 @@ func (p *Plugin) find(ctx context.Context, in incoming, query string) {
 }
 
 // torrentSearch is /torrent <query>: the indexers' results, most seeded
-// first, five a page, each with a ⬇ button.
+// first, five a page, each with a ⬇ button; linked accounts only.
 func (p *Plugin) torrentSearch(ctx context.Context, in incoming, query string) {
 	switch {
 	case query == "":
@@ -65,6 +65,12 @@ func (p *Plugin) torrentSearch(ctx context.Context, in incoming, query string) {
 		return
 	case p.d.TorrentSearch == nil:
 		p.send(ctx, in, esc(txtTorrentSearchOff.In(in.lang)), nil)
+		return
+	}
+	// A search spends the indexers' quota: it acts as an account, as
+	// torrent_search in the chat does.
+	if _, linked := p.caller(ctx, in); !linked {
+		p.send(ctx, in, esc(textmatch.LinkFirst(in.lang)), nil)
 		return
 	}
 	stop := p.typing(ctx, in)
@@ -190,71 +196,13 @@ func short(s string) string {
 	return strings.TrimSpace(string(r[:buttonTitleRunes-1])) + "…"
 }
 
-// parseListCallback reads "<op>:<list id>:<number>".
-func parseListCallback(data string) (op, id string, n int, ok bool) {
-	parts := strings.Split(data, ":")
-	if len(parts) != 3 {
-		return "", "", 0, false
-	}
-	n, err := strconv.Atoi(parts[2])
-	return parts[0], parts[1], n, err == nil && n >= 0
-}
-
-// onListCallback answers a press on a list's button. The list must still
-// be kept, the button one of its kind, and the press come from the person
-// and chat the list was made for (anyone else: "not for you", nothing
-// done). It reports false for data that is no list's.
-func (p *Plugin) onListCallback(ctx context.Context, b *bot.Bot, q *models.CallbackQuery, lang string, msgChat int64, msgID int) bool {
-	op, id, n, ok := parseListCallback(q.Data)
-	if !ok {
-		return false
-	}
-	var want string
-	switch op {
-	case opFindPage, opPlay:
-		want = listFind
-	case opTorrentPage, opDownload:
-		want = listTorrent
-	default:
-		return false
-	}
-	l, kept := p.lists.get(id)
-	limit := 0
-	if kept {
-		limit = l.size()
-		if op == opFindPage || op == opTorrentPage {
-			limit = (l.size() + pageSize - 1) / pageSize
-		}
-	}
-	switch {
-	case !kept || l.kind != want || n >= limit:
-		p.answerCallback(ctx, b, q.ID, txtExpired.In(lang))
-		return true
-	case q.From.ID != l.userID || msgChat != l.chatID || !p.allowed(q.From.ID):
-		p.answerCallback(ctx, b, q.ID, txtNotYours.In(lang))
-		return true
-	}
-	in := incoming{b: b, chatID: l.chatID, userID: l.userID, lang: lang}
-	switch op {
-	case opFindPage, opTorrentPage:
-		p.answerCallback(ctx, b, q.ID, "")
-		text, markup := listPage(lang, id, l, n)
-		p.edit(ctx, in, msgID, text, markup)
-	case opPlay:
-		p.answerCallback(ctx, b, q.ID, p.playEntry(ctx, in, l.found[n]))
-	case opDownload:
-		p.answerCallback(ctx, b, q.ID, p.download(ctx, in, l.torrents[n]))
-	}
-	return true
-}
-
 // playEntry plays m in the caller's room (their e-mail) and returns what
 // the person is told.
 func (p *Plugin) playEntry(ctx context.Context, in incoming, m domain.Media) string {
 	c, linked := p.caller(ctx, in)
 	switch {
 	case !linked:
-		return txtLinkFirst.In(in.lang)
+		return textmatch.LinkFirst(in.lang)
 	case p.d.Rooms == nil:
 		return txtPlayUnavailable.In(in.lang)
 	}
@@ -278,7 +226,7 @@ func (p *Plugin) download(ctx context.Context, in incoming, f torrent.Found) str
 	c, linked := p.caller(ctx, in)
 	switch {
 	case !linked:
-		return txtLinkFirst.In(in.lang)
+		return textmatch.LinkFirst(in.lang)
 	case p.d.Torrents == nil:
 		return txtTorrentClientDown.In(in.lang)
 	}

@@ -67,6 +67,15 @@ func (a *accounts) Redeem(_ context.Context, code string, tgID int64) (domain.Us
 	return u, nil
 }
 
+// setTelegram links account id to a Telegram user (nil: unlinks it).
+func (a *accounts) setTelegram(id int64, tg *int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u := a.users[id]
+	u.TelegramID = tg
+	a.users[id] = u
+}
+
 func (a *accounts) LinkedAdmins(context.Context) ([]domain.User, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -164,6 +173,14 @@ func message(from int64, lang, text string) map[string]any {
 		"chat": map[string]any{"id": from, "type": "private"},
 		"from": map[string]any{"id": from, "is_bot": false, "first_name": "Ann", "language_code": lang},
 	}}
+}
+
+// groupMessage is an update carrying a text message from a user in a
+// group chat.
+func groupMessage(from, chat int64, lang, text string) map[string]any {
+	u := message(from, lang, text)
+	u["message"].(map[string]any)["chat"] = map[string]any{"id": chat, "type": "group", "title": "Film club"}
+	return u
 }
 
 // say pushes a message and waits for n more sendMessage calls; it returns

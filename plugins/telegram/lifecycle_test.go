@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,23 +19,43 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins/telegram"
 	"mediateka/plugins/telegram/tgfake"
+	"mediateka/usecase/chat"
 	"mediateka/usecase/event"
 	"mediateka/usecase/tts"
 )
 
 func TestA429IsRetriedAfterRetryAfterAndA5xxWithBackoff(t *testing.T) {
-	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	fake := tgfake.New(t)
+	fake.Fail("setMyCommands", http.StatusTooManyRequests, 7)
+	fake.Fail("setMyCommands", http.StatusInternalServerError, 0)
+	e := startOn(t, fake, `{}`, telegram.Deps{Chat: echoChat("ok")})
 	e.fake.WaitCalls(t, "getUpdates", 1)
-	e.fake.Fail("sendMessage", http.StatusTooManyRequests, 7)
-	e.fake.Fail("sendMessage", http.StatusInternalServerError, 0)
-	e.fake.Push(message(userTG, "en", "/voice off"))
-	calls := e.fake.WaitCalls(t, "sendMessage", 3)
-	require.Len(t, calls, 3, "two failed attempts, then the one that went through")
-	for _, c := range calls {
-		assert.Equal(t, "Voice answers are off.", c.Fields["text"], "the same message each time")
+	calls := e.fake.Calls("setMyCommands")
+	require.Len(t, calls, 4, "two failed attempts, then the one that went through, then the Russian menu")
+	for _, c := range calls[:3] {
+		assert.Equal(t, calls[2].Fields["commands"], c.Fields["commands"], "the same call each time")
 	}
 	assert.Equal(t, []time.Duration{7 * time.Second, time.Second}, e.retryWaits(),
 		"retry_after is respected; a 500 then waits the doubled backoff")
+}
+
+func TestAnAnswerIsRetriedOnlyWhenTelegramCertainlyDidNotTakeIt(t *testing.T) {
+	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok")})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Fail("sendMessage", http.StatusTooManyRequests, 3)
+	got := sentOf(e.say(t, userTG, "en", "/voice off", 2))
+	assert.Equal(t, []string{"Voice answers are off.", "Voice answers are off."}, []string{got[0].Text, got[1].Text},
+		"a 429 is Telegram refusing the call undone: sent again after retry_after")
+	assert.Equal(t, []time.Duration{3 * time.Second}, e.retryWaits())
+
+	e.fake.Fail("sendMessage", http.StatusInternalServerError, 0)
+	e.fake.Push(message(userTG, "en", "/voice off"))
+	e.fake.Push(message(userTG, "en", "/notify on"))
+	calls := e.fake.WaitCalls(t, "sendMessage", 4)
+	assert.Equal(t, "Library notifications are for linked administrators only (/link).", calls[3].Fields["text"],
+		"the next message's answer: the one that got a 500 was not sent again")
+	assert.Len(t, e.fake.Calls("sendMessage"), 4)
+	assert.Equal(t, []time.Duration{3 * time.Second}, e.retryWaits(), "no wait for the 500")
 }
 
 func TestPollingRidesOutABotAPIOutage(t *testing.T) {
@@ -223,4 +244,91 @@ func TestNetworkErrorsAreRetriedAndStopIsStillPrompt(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	require.NoError(t, bot.Stop(ctx), "an outage never keeps the bot from stopping")
+}
+
+// heldChat answers every message with "answer to <message>", except that
+// it holds the first one named hold, ignoring its context, until release
+// is closed; entered is closed when that one arrives.
+func heldChat(hold string) (c *chatFunc, entered, release chan struct{}) {
+	entered, release = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	c = &chatFunc{fn: func(r chat.Request) (chat.Answer, error) {
+		if r.Message == hold {
+			once.Do(func() {
+				close(entered)
+				<-release
+			})
+		}
+		return chat.Answer{Text: "answer to " + r.Message}, nil
+	}}
+	return c, entered, release
+}
+
+func TestStopLetsTakenUpdatesFinishAndLosesNone(t *testing.T) {
+	c, entered, release := heldChat("first")
+	e := start(t, `{}`, telegram.Deps{Chat: c})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(message(userTG, "en", "first"))
+	e.fake.Push(message(userTG, "en", "second"))
+	<-entered
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		stopped <- e.bot.Stop(ctx)
+	}()
+	<-telegram.PollingStopped(e.bot) // Stop has begun: no more polling
+	close(release)
+	require.NoError(t, <-stopped)
+	got := sentOf(e.fake.Calls("sendMessage"))
+	require.Len(t, got, 1, "the second update was not handled by the stopping bot")
+	assert.Equal(t, "answer to first", got[0].Text, "the answer in hand was sent, not cut short by Stop")
+	assert.Equal(t, 1, e.fake.Confirmed(), "the first update is confirmed, the second is left for the next start")
+
+	require.NoError(t, e.bot.Start(context.Background()))
+	calls := e.fake.WaitCalls(t, "sendMessage", 2)
+	assert.Equal(t, "answer to second", calls[1].Fields["text"], "the next start handles what the last one did not")
+	e.say(t, userTG, "en", "third", 1)
+	assert.Len(t, e.fake.Calls("sendMessage"), 3, "and nothing twice")
+}
+
+func TestStartRefusesWhileTheLastRunIsStillEnding(t *testing.T) {
+	c, entered, release := heldChat("hang")
+	e := start(t, `{}`, telegram.Deps{Chat: c})
+	e.fake.WaitCalls(t, "getUpdates", 1)
+	e.fake.Push(message(userTG, "en", "hang"))
+	<-entered
+	e.fake.WaitCalls(t, "getUpdates", 2) // the next poll confirmed the update the handler took
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the deadline has passed: Stop gives up at once
+	require.Error(t, e.bot.Stop(ctx), "a handler that ignores its context holds the run")
+	require.ErrorIs(t, e.bot.Start(context.Background()), telegram.ErrStillStopping,
+		"a second bot would poll beside the first")
+	polls := len(e.fake.Calls("getUpdates"))
+
+	close(release)
+	<-telegram.Ended(e.bot)
+	assert.Empty(t, e.fake.Calls("sendMessage"), "the handler cancelled at the deadline sent nothing")
+	require.NoError(t, e.bot.Start(context.Background()), "once the last run has ended the bot starts again")
+	e.fake.WaitCalls(t, "getUpdates", polls+1)
+	assert.Equal(t, "answer to again", sentOf(e.say(t, userTG, "en", "again", 1))[0].Text)
+}
+
+func TestTheNotificationLanguageIsKeptWithTheLinkedAccount(t *testing.T) {
+	bus := event.New(nil)
+	st := settings{}
+	first := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), Events: bus, Settings: st})
+	first.say(t, adminTG, "ru", "/help", 1) // the admin writes in Russian
+	first.say(t, userTG, "en", "/help", 1)  // an unlinked user: nothing kept
+	assert.Equal(t, settings{"telegram.lang.1": "ru"}, st, "kept under the account's id")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, first.bot.Stop(ctx))
+
+	// A restarted server: nothing in memory, the settings remain.
+	second := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), Events: bus, Settings: st})
+	waitListening(t, bus)
+	bus.Publish(domain.TorrentCompleted{Hash: "ab", Name: "Dune"})
+	got := sentOf(second.fake.WaitCalls(t, "sendMessage", 1))
+	assert.Equal(t, sent{ChatID: "1001", ParseMode: "HTML", Text: "⬇️ Загрузка завершена: Dune"}, got[0])
 }

@@ -58,15 +58,26 @@ func (r *rooms) played() []string {
 // indexers is a telegram.TorrentSearch and telegram.Torrents: fixed
 // results, and the downloads asked for.
 type indexers struct {
-	items []torrent.Found
-	err   error
-	mu    sync.Mutex
-	added []torrent.DownloadRequest
-	dlErr error
+	items    []torrent.Found
+	err      error
+	mu       sync.Mutex
+	added    []torrent.DownloadRequest
+	searched int
+	dlErr    error
 }
 
 func (x *indexers) Search(context.Context, string, string) (torrent.SearchResult, error) {
+	x.mu.Lock()
+	x.searched++
+	x.mu.Unlock()
 	return torrent.SearchResult{Items: x.items}, x.err
+}
+
+// searches counts the searches asked for.
+func (x *indexers) searches() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.searched
 }
 
 func (x *indexers) Download(_ context.Context, req torrent.DownloadRequest) (torrent.Added, error) {
@@ -300,16 +311,25 @@ func TestTorrentResultsHaveDownloadButtonsForTheCaller(t *testing.T) {
 	assert.Regexp(t, `^t:[A-Za-z0-9_-]{11}:0$`, prev)
 }
 
-func TestTorrentDownloadNeedsALinkAndSearchErrorsAreSentences(t *testing.T) {
+func TestTorrentSearchAndDownloadNeedALinkAndSearchErrorsAreSentences(t *testing.T) {
 	x := &indexers{items: releases(1)}
 	e := start(t, `{}`, telegram.Deps{Chat: echoChat("ok"), TorrentSearch: x, Torrents: x})
+	assert.Equal(t, "Link your media server account first: /link CODE",
+		sentOf(e.say(t, userTG, "en", "/torrent Interstellar", 1))[0].Text)
+	assert.Equal(t, "Сначала привяжите аккаунт медиатеки: /link КОД",
+		sentOf(e.say(t, userTG, "ru", "/торрент Интерстеллар", 1))[0].Text)
+	assert.Zero(t, x.searches(), "an unlinked user spends none of the indexers' quota")
+
+	e.say(t, userTG, "en", "/link GOOD42", 1)
 	msg := e.say(t, userTG, "en", "/torrent Interstellar", 1)[0]
 	assert.Equal(t, [][]string{{"⬇ 1"}}, labels(t, msg.Fields["reply_markup"]))
+	e.accts.setTelegram(2, nil) // the account drops the link after the search
 	assert.Equal(t, "Link your media server account first: /link CODE",
 		e.press(t, "d", dataOf(t, msg.Fields["reply_markup"], "⬇ 1"), userTG, userTG, 1)["text"])
 	assert.Empty(t, x.downloads(), "POST /api/torrents/download needs an account")
 
-	e.say(t, userTG, "en", "/link GOOD42", 1)
+	tg := userTG
+	e.accts.setTelegram(2, &tg)
 	assert.Equal(t, "⬇ Added to the torrent client: Interstellar.2014.100p",
 		e.press(t, "d2", dataOf(t, msg.Fields["reply_markup"], "⬇ 1"), userTG, userTG, 1)["text"])
 	assert.False(t, x.downloads()[0].Admin, "a user adds as a user")

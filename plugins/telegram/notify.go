@@ -2,10 +2,7 @@ package telegram
 
 import (
 	"context"
-	"crypto/subtle"
-	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/go-telegram/bot"
 
@@ -14,8 +11,10 @@ import (
 )
 
 // notify sends a library event to every linked administrator whose
-// notifications are on (the default), in the language they last wrote
-// in. Events without a message (progress, starts) are skipped.
+// notifications are on (the default), in the language the account last
+// wrote to the bot in (kept with the account's settings, so a restart or
+// a thousand other chats do not forget it; English until then). Events
+// without a message (progress, starts) are skipped.
 func (p *Plugin) notify(ctx context.Context, b *bot.Bot, m eventMessage) {
 	if eventText(domain.LangEnglish, m.Event) == "" {
 		return
@@ -31,7 +30,7 @@ func (p *Plugin) notify(ctx context.Context, b *bot.Bot, m eventMessage) {
 			continue
 		}
 		id := *u.TelegramID
-		lang := p.state.lang(id)
+		lang := p.state.accountLang(ctx, u.ID)
 		p.send(ctx, incoming{b: b, chatID: id, userID: id, lang: lang}, eventText(lang, m.Event), nil)
 	}
 }
@@ -70,37 +69,4 @@ func jobState(lang string, s domain.JobState) string {
 		return textmatch.Pick(lang, "отменено", "cancelled")
 	}
 	return esc(string(s))
-}
-
-// WebhookPath is where app/ mounts Webhook; webhook_url must end in it.
-const WebhookPath = "/api/telegram/webhook"
-
-// Webhook is the handler Telegram posts updates to in webhook mode. Every
-// request must carry the configured secret in
-// X-Telegram-Bot-Api-Secret-Token (else 401, nothing read); outside
-// webhook mode or while the bot is stopped it is 404.
-func (p *Plugin) Webhook() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		b, running := p.bot, p.running
-		p.mu.Unlock()
-		if !running || p.cfg.Mode != ModeWebhook {
-			webhookError(w, http.StatusNotFound, "not_found", "the Telegram bot is not receiving updates by webhook")
-			return
-		}
-		got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
-		if subtle.ConstantTimeCompare([]byte(got), []byte(p.cfg.WebhookSecret)) != 1 {
-			webhookError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong X-Telegram-Bot-Api-Secret-Token")
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
-		b.WebhookHandler()(w, r)
-	})
-}
-
-// webhookError writes the API's error body (API.md §0).
-func webhookError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
 }

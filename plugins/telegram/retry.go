@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,7 +44,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // retryClient is the HTTP client the bot library sends every Bot API call
 // through. The library gives up on the first 5xx or 429 (and its poll loop
-// ignores retry_after), so the retries live here, below it: the body is
+// ignores retry_after), so the retries live here, below it. A call that
+// shows something to a person (safeToRepeat false) is repeated only when
+// the failed attempt certainly did not reach Telegram (notTaken), so an
+// answer is never sent twice; the others are repeated on every network
+// failure, timeout, 5xx and 429. The body is
 // buffered (Bot API requests are small; a voice upload is at most a few
 // hundred KiB) and sent again after the wait. Nothing here logs a URL,
 // which holds the token.
@@ -59,13 +65,23 @@ func (c *retryClient) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	method := req.URL.Path[strings.LastIndexByte(req.URL.Path, '/')+1:]
+	repeatable := safeToRepeat(method)
 	backoff := minBackoff
 	for attempt := 1; ; attempt++ {
-		r := req.Clone(req.Context())
+		var written atomic.Bool
+		trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				written.Store(true)
+			}
+		}}
+		r := req.Clone(httptrace.WithClientTrace(req.Context(), trace))
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		resp, err := c.client.Do(r)
 		wait, retry := retryWait(resp, err, backoff)
+		if retry && !repeatable && !notTaken(resp, err, written.Load()) {
+			retry = false
+		}
 		if !retry || attempt == maxAttempts || req.Context().Err() != nil {
 			return resp, err
 		}
@@ -77,6 +93,43 @@ func (c *retryClient) Do(req *http.Request) (*http.Response, error) {
 		}
 		backoff = min(backoff*2, maxBackoff)
 	}
+}
+
+// safeToRepeat tells whether doing method twice is harmless, so that it
+// may be retried even when Telegram may already have carried it out (a
+// timeout after the request was sent, a 5xx): reading (get*, getUpdates
+// among them), setting or deleting a state (set*, delete*), the typing
+// indicator and acknowledging a button press (a second answer is refused
+// by Telegram, nobody sees it twice). Everything else (sendMessage,
+// sendVoice, editMessageText, …) shows something to a person and is
+// retried only when notTaken.
+func safeToRepeat(method string) bool {
+	switch method {
+	case "sendChatAction", "answerCallbackQuery":
+		return true
+	}
+	for _, prefix := range []string{"get", "set", "delete"} {
+		if strings.HasPrefix(method, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// notTaken tells whether an attempt certainly did not reach Telegram, or
+// reached it and was refused undone: the request was never completely
+// written (no connection: refused, DNS, a dial timeout; or the write
+// failed), or Telegram answered 429 (flood control refuses the call
+// before doing it). A 5xx does not qualify: a proxy in front of the Bot
+// API (Telegram's own, or the one before a self-hosted server) answers
+// 502/504 when the backend is slow, which may still deliver the message.
+// Neither does any failure after the request was written (a timeout, a
+// reset connection): Telegram may have sent it.
+func notTaken(resp *http.Response, err error, written bool) bool {
+	if err != nil {
+		return !written
+	}
+	return resp.StatusCode == http.StatusTooManyRequests
 }
 
 // readBody buffers and closes the request body.

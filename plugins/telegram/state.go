@@ -18,12 +18,15 @@ const maxChats = 1000
 const (
 	notifyKeyPrefix = "telegram.notify."
 	voiceKeyPrefix  = "telegram.voice."
+	// langKeyPrefix + account id is the language ("ru", "en") the linked
+	// account last wrote to the bot in.
+	langKeyPrefix = "telegram.lang."
 )
 
 // chatState is what the bot remembers per chat and per Telegram user: the
-// dialogue's last turns and language in memory, the /notify and /voice
-// switches in the settings store (memory only without one), and who was
-// already refused.
+// dialogue's last turns in memory; the /notify and /voice switches and
+// the language of each linked account (for its notifications) in the
+// settings store (memory only without one); and who was already refused.
 type chatState struct {
 	settings     Settings
 	log          *slog.Logger
@@ -33,18 +36,20 @@ type chatState struct {
 	chats    map[int64]*chatMemory
 	switches map[string]bool
 	refused  map[int64]bool
+	// langs are the linked accounts' languages by account id (as many
+	// as there are linked accounts).
+	langs map[int64]string
 }
 
-// chatMemory is one chat's dialogue and language.
+// chatMemory is one chat's dialogue.
 type chatMemory struct {
 	turns []domain.ChatTurn
-	lang  string
 	used  time.Time
 }
 
 func newChatState(settings Settings, log *slog.Logger) *chatState {
 	return &chatState{settings: settings, log: log, historyTurns: DefaultHistoryTurns,
-		chats: map[int64]*chatMemory{}, switches: map[string]bool{}, refused: map[int64]bool{}}
+		chats: map[int64]*chatMemory{}, switches: map[string]bool{}, refused: map[int64]bool{}, langs: map[int64]string{}}
 }
 
 // memory returns chat's memory, making room for it; the caller holds mu.
@@ -92,19 +97,43 @@ func (s *chatState) remember(chat int64, question, answer string) {
 	}
 }
 
-// setLang remembers the language a user last wrote in (for notifications).
-func (s *chatState) setLang(user int64, lang string) {
+// setAccountLang remembers the language a linked account last wrote to
+// the bot in, for its notifications: in the settings store, written only
+// when it changes (memory only without a store).
+func (s *chatState) setAccountLang(ctx context.Context, account int64, lang string) {
 	s.mu.Lock()
-	s.memory(user).lang = lang
+	same := s.langs[account] == lang
+	s.langs[account] = lang
 	s.mu.Unlock()
+	if same || s.settings == nil {
+		return
+	}
+	if _, err := s.settings.Set(ctx, langKeyPrefix+strconv.FormatInt(account, 10), lang); err != nil {
+		s.log.Warn("telegram: cannot store the language of a linked account", "err", err.Error())
+	}
 }
 
-// lang is the language the user last wrote in, else domain.DefaultLang.
-func (s *chatState) lang(user int64) string {
+// accountLang is the language the account last wrote to the bot in, else
+// domain.DefaultLang.
+func (s *chatState) accountLang(ctx context.Context, account int64) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.chats[user]; m != nil && m.lang != "" {
-		return m.lang
+	lang, ok := s.langs[account]
+	s.mu.Unlock()
+	if ok {
+		return lang
+	}
+	if s.settings != nil {
+		key := langKeyPrefix + strconv.FormatInt(account, 10)
+		st, err := s.settings.Get(ctx, key)
+		switch {
+		case err == nil && (st.Value == domain.LangRussian || st.Value == domain.LangEnglish):
+			s.mu.Lock()
+			s.langs[account] = st.Value
+			s.mu.Unlock()
+			return st.Value
+		case err != nil && !domain.IsKind(err, domain.KindNotFound):
+			s.log.Warn("telegram: cannot read the language of a linked account", "err", err.Error())
+		}
 	}
 	return domain.DefaultLang
 }

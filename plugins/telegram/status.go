@@ -3,11 +3,7 @@ package telegram
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
-
-	"github.com/go-telegram/bot"
-	"github.com/go-telegram/bot/models"
 
 	"mediateka/domain"
 	"mediateka/usecase/textmatch"
@@ -112,49 +108,4 @@ func modelLine(lang string, r StatusReport) string {
 		key = textmatch.Pick(lang, ", нет рабочего ключа API", ", no usable API key")
 	}
 	return head + esc(name) + key
-}
-
-// onCallback answers an inline button press: a list's (/find, /torrent)
-// or /status's Refresh. Only the person in the chat the button was made
-// for may press it; anyone else is told so and nothing happens.
-func (p *Plugin) onCallback(ctx context.Context, b *bot.Bot, q *models.CallbackQuery) {
-	lang := langOf(q.From.LanguageCode)
-	var msgChat int64
-	var msgID int
-	if q.Message.Message != nil {
-		msgChat, msgID = q.Message.Message.Chat.ID, q.Message.Message.ID
-	} else if q.Message.InaccessibleMessage != nil {
-		msgChat, msgID = q.Message.InaccessibleMessage.Chat.ID, q.Message.InaccessibleMessage.MessageID
-	}
-	if p.onListCallback(ctx, b, q, lang, msgChat, msgID) {
-		return
-	}
-	kind, chatID, userID, ok := parseCallback(q.Data)
-	switch {
-	case !ok || kind != callbackStatus:
-		p.answerCallback(ctx, b, q.ID, txtExpired.In(lang))
-		return
-	case q.From.ID != userID || msgChat != chatID || !p.allowed(q.From.ID):
-		p.answerCallback(ctx, b, q.ID, txtNotYours.In(lang))
-		return
-	}
-	p.answerCallback(ctx, b, q.ID, "")
-	p.status(ctx, incoming{b: b, chatID: chatID, userID: userID, lang: lang})
-}
-
-// parseCallback reads "<kind>:<chat id>:<user id>".
-func parseCallback(data string) (kind string, chatID, userID int64, ok bool) {
-	parts := strings.Split(data, ":")
-	if len(parts) != 3 {
-		return "", 0, 0, false
-	}
-	c, err1 := strconv.ParseInt(parts[1], 10, 64)
-	u, err2 := strconv.ParseInt(parts[2], 10, 64)
-	return parts[0], c, u, err1 == nil && err2 == nil
-}
-
-func (p *Plugin) answerCallback(ctx context.Context, b *bot.Bot, id, text string) {
-	if _, err := b.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: id, Text: text}); err != nil && ctx.Err() == nil {
-		p.log.Warn("telegram: answerCallbackQuery failed", "err", err.Error())
-	}
 }

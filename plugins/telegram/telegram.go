@@ -18,11 +18,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
 )
 
 // Name is the plugin's registry name.
@@ -57,6 +60,9 @@ type Config struct {
 	// request (X-Telegram-Bot-Api-Secret-Token).
 	WebhookSecret string `json:"webhook_secret"`
 	HistoryTurns  int    `json:"history_turns"`
+	// RatePerMinute is how many messages one Telegram user may send a
+	// minute (0: DefaultRatePerMinute).
+	RatePerMinute int `json:"rate_per_minute"`
 }
 
 // MiniApp is config tg_mini_app: the Mini App /start offers and the chat
@@ -105,12 +111,38 @@ type Plugin struct {
 
 	state *chatState
 	lists *lists
+	// limit is the per-user message rate (set up by Setup).
+	limit *limiter
 
 	mu      sync.Mutex
 	bot     *bot.Bot
-	cancel  context.CancelFunc
-	done    chan struct{}
+	run     *run
 	running bool
+	// me is the bot's username (getMe at start), to tell commands for
+	// this bot from commands for another in a shared group.
+	me string
+}
+
+// username is the bot's own username, "" until getMe answered.
+func (p *Plugin) username() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.me
+}
+
+// learnUsername asks Telegram who the bot is. A failure is logged and
+// leaves the name unknown, so commands are then taken whoever they name.
+func (p *Plugin) learnUsername(ctx context.Context, b *bot.Bot) {
+	me, err := b.GetMe(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.log.Warn("telegram: getMe failed; commands addressed to other bots are answered too", "err", err.Error())
+		}
+		return
+	}
+	p.mu.Lock()
+	p.me = me.Username
+	p.mu.Unlock()
 }
 
 // New builds the plugin; nothing runs before Start.
@@ -172,6 +204,12 @@ func (p *Plugin) Configure(raw json.RawMessage) error {
 	case c.HistoryTurns < 0 || c.HistoryTurns > maxHistoryTurns:
 		return fmt.Errorf("history_turns must be between 0 and %d", maxHistoryTurns)
 	}
+	switch {
+	case c.RatePerMinute == 0:
+		c.RatePerMinute = DefaultRatePerMinute
+	case c.RatePerMinute < 0 || c.RatePerMinute > maxRatePerMinute:
+		return fmt.Errorf("rate_per_minute must be between 1 and %d", maxRatePerMinute)
+	}
 	p.cfg = c
 	return nil
 }
@@ -224,49 +262,86 @@ func (p *Plugin) Setup(context.Context) (bool, error) {
 		p.log.Warn("telegram: allowed_users is empty, so every Telegram user may talk to the bot")
 	}
 	p.state.historyTurns = p.cfg.HistoryTurns
+	p.limit = newLimiter(p.cfg.RatePerMinute, p.d.now)
 	return true, nil
+}
+
+// ErrStillStopping is Start's answer while the previous run of the bot
+// has not ended (a Stop that ran out of time): a second bot would poll
+// beside it, and Telegram answers two pollers with 409.
+var ErrStillStopping = errors.New("the previous run of the Telegram bot has not stopped yet; start it again once it has")
+
+// run is one Start's bot: its contexts and the channel closed when all of
+// it has ended.
+type run struct {
+	// stopPolling ends receiving updates; cancelWork ends the handlers,
+	// their Bot API calls and the event forwarding, which Stop lets finish
+	// first (within its deadline).
+	stopPolling, cancelWork context.CancelFunc
+	polling                 context.Context
+	done                    chan struct{}
+	// handled is the id of the last update a handler took (0: none yet),
+	// confirmed to Telegram when polling ends.
+	handled atomic.Int64
+	// client is the bot's retrying client, for that confirmation.
+	client *retryClient
 }
 
 // Start begins receiving updates: long polling, or the webhook (set with
 // Telegram, served by Webhook). It returns at once; the Bot API being down
-// only delays the bot, which keeps retrying.
+// only delays the bot, which keeps retrying. While a previous run is still
+// ending it refuses with ErrStillStopping.
 func (p *Plugin) Start(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running {
 		return nil
 	}
+	if p.run != nil {
+		select {
+		case <-p.run.done:
+		default:
+			return ErrStillStopping
+		}
+	}
+	work, cancelWork := context.WithCancel(ctx)
+	polling, stopPolling := context.WithCancel(work)
+	r := &run{stopPolling: stopPolling, cancelWork: cancelWork, polling: polling, done: make(chan struct{})}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	b, err := p.newBot(transport)
+	b, err := p.newBot(transport, work, r)
 	if err != nil {
+		cancelWork()
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	p.bot, p.cancel, p.done, p.running = b, cancel, make(chan struct{}), true
-	go func(done chan struct{}) {
-		defer close(done)
+	p.bot, p.run, p.running, p.me = b, r, true, ""
+	go func() {
+		defer close(r.done)
 		// The bot's own transport: its idle connections go with it.
 		defer transport.CloseIdleConnections()
-		p.run(ctx, b)
-	}(p.done)
+		p.serve(work, b, r)
+	}()
 	return nil
 }
 
-// Stop ends polling (or the webhook's workers) and the event forwarding,
-// and waits for them, at most until ctx ends.
+// Stop ends polling (or the webhook) first and lets the handlers finish
+// the updates they took, then ends the event forwarding, and waits for all
+// of it at most until ctx ends; at the deadline the handlers are cancelled
+// too and the error says the bot did not stop in time (Start then refuses
+// until it has).
 func (p *Plugin) Stop(ctx context.Context) error {
 	p.mu.Lock()
-	cancel, done, running := p.cancel, p.done, p.running
+	r, running := p.run, p.running
 	p.running = false
 	p.mu.Unlock()
 	if !running {
 		return nil
 	}
-	cancel()
+	r.stopPolling()
 	select {
-	case <-done:
+	case <-r.done:
 		return nil
 	case <-ctx.Done():
+		r.cancelWork()
 		return fmt.Errorf("the bot did not stop in time: %w", ctx.Err())
 	}
 }
@@ -276,18 +351,38 @@ func (p *Plugin) Teardown(context.Context) error { return nil }
 
 // newBot builds the library's bot over the retrying client. Handlers run
 // inside the library's workers (not in goroutines of their own), so when
-// Start's goroutine ends nothing of the bot is left running.
-func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
+// Start's goroutine ends nothing of the bot is left running. They run
+// under work, not the polling context the library hands them, so that
+// stopping the polling does not cut an answer short. The update channel
+// is unbuffered: the library confirms an update to Telegram (the next
+// getUpdates' offset) once it has handed it on, so with no queue every
+// confirmed update is one a handler took, and none is lost on Stop.
+func (p *Plugin) newBot(transport http.RoundTripper, work context.Context, r *run) (*bot.Bot, error) {
 	client := &retryClient{client: &http.Client{Transport: transport, Timeout: p.d.PollTimeout + 15*time.Second},
 		sleep: p.d.sleep, log: p.log}
+	r.client = client
+	handle := func(_ context.Context, b *bot.Bot, u *models.Update) {
+		for {
+			last := r.handled.Load()
+			if u.ID <= last || r.handled.CompareAndSwap(last, u.ID) {
+				break
+			}
+		}
+		p.onUpdate(work, b, u)
+	}
 	opts := []bot.Option{
 		bot.WithServerURL(p.cfg.APIURL),
 		bot.WithSkipGetMe(),
 		bot.WithHTTPClient(p.d.PollTimeout, client),
 		bot.WithNotAsyncHandlers(),
 		bot.WithWorkers(p.d.Workers),
-		bot.WithDefaultHandler(p.onUpdate),
-		bot.WithErrorsHandler(func(err error) { p.log.Warn("telegram: Bot API error", "err", err.Error()) }),
+		bot.WithUpdatesChannelCap(0),
+		bot.WithDefaultHandler(handle),
+		bot.WithErrorsHandler(func(err error) {
+			if !errors.Is(err, context.Canceled) {
+				p.log.Warn("telegram: Bot API error", "err", err.Error())
+			}
+		}),
 		bot.WithAllowedUpdates(bot.AllowedUpdates{"message", "callback_query"}),
 	}
 	if p.cfg.Mode == ModeWebhook {
@@ -300,15 +395,22 @@ func (p *Plugin) newBot(transport http.RoundTripper) (*bot.Bot, error) {
 	return b, nil
 }
 
-// run registers the commands and receives updates until ctx ends, with
-// the event forwarding beside it, and returns when all of it has.
-func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
+// serve learns the bot's username, registers the commands and receives
+// updates until polling is stopped, with the event forwarding beside it
+// (until work ends), and returns when all of it has. The handlers have
+// finished when the library's Start returns; the updates they took are
+// then confirmed to Telegram, so the next start does not get them again.
+func (p *Plugin) serve(work context.Context, b *bot.Bot, r *run) {
 	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer r.cancelWork()
 	if p.d.Events != nil && p.d.Accounts != nil {
 		l := p.d.Events.Listen(64)
 		wg.Add(1)
-		go func() { defer wg.Done(); l.Run(ctx, func(m eventMessage) { p.notify(ctx, b, m) }, nil) }()
+		go func() { defer wg.Done(); l.Run(work, func(m eventMessage) { p.notify(work, b, m) }, nil) }()
 	}
+	ctx := r.polling
+	p.learnUsername(ctx, b)
 	p.setCommands(ctx, b)
 	if p.cfg.Mode == ModeWebhook {
 		if _, err := b.SetWebhook(ctx, &bot.SetWebhookParams{URL: p.cfg.WebhookURL, SecretToken: p.cfg.WebhookSecret,
@@ -316,13 +418,40 @@ func (p *Plugin) run(ctx context.Context, b *bot.Bot) {
 			p.log.Warn("telegram: setWebhook failed", "err", err.Error())
 		}
 		b.StartWebhook(ctx)
-	} else {
-		// A webhook left from an earlier run would make getUpdates fail
-		// with 409.
-		if _, err := b.DeleteWebhook(ctx, &bot.DeleteWebhookParams{}); err != nil && ctx.Err() == nil {
-			p.log.Warn("telegram: deleteWebhook failed", "err", err.Error())
-		}
-		b.Start(ctx)
+		return
 	}
-	wg.Wait()
+	// A webhook left from an earlier run would make getUpdates fail
+	// with 409.
+	if _, err := b.DeleteWebhook(ctx, &bot.DeleteWebhookParams{}); err != nil && ctx.Err() == nil {
+		p.log.Warn("telegram: deleteWebhook failed", "err", err.Error())
+	}
+	b.Start(ctx)
+	p.confirm(work, r.client, r.handled.Load())
+}
+
+// confirm tells Telegram that the updates up to last were received, as
+// the next getUpdates would (offset last+1; limit 1 and no wait, and what
+// it answers is left unconfirmed for the next start). Without it the
+// updates handled since the last poll would come again at the next start.
+// A failure is logged: those updates are then handled twice.
+func (p *Plugin) confirm(ctx context.Context, c *retryClient, last int64) {
+	if last == 0 || ctx.Err() != nil {
+		return
+	}
+	form := url.Values{"offset": {strconv.FormatInt(last+1, 10)}, "limit": {"1"}, "timeout": {"0"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.APIURL+"/bot"+p.cfg.Token+"/getUpdates",
+		strings.NewReader(form.Encode()))
+	if err != nil {
+		return
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.log.Warn("telegram: cannot confirm the handled updates; they may come again at the next start",
+				"reason", reason(nil, err)) // never the URL: it holds the token
+		}
+		return
+	}
+	closeBody(resp)
 }

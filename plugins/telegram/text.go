@@ -15,6 +15,10 @@ var (
 		RU: "Извините, этот бот закрытый: вашего Telegram-аккаунта нет в списке допущенных. Попросите администратора медиатеки добавить вас.",
 		EN: "Sorry, this bot is private: your Telegram account is not on its allowed list. Ask the media server's administrator to add you.",
 	}
+	txtSlowDown = textmatch.Phrase{
+		RU: "Слишком много сообщений подряд. Подождите минуту и напишите снова.",
+		EN: "Too many messages in a row. Please wait a minute and write again.",
+	}
 	txtTextOnly = textmatch.Phrase{
 		RU: "Я понимаю только текст. Напишите вопрос или /help.",
 		EN: "I understand text only. Write a question or /help.",
@@ -94,10 +98,6 @@ var (
 	txtIndexersDown = textmatch.Phrase{
 		RU: "Ни один индексатор торрентов не ответил. Попробуйте позже.",
 		EN: "No torrent indexer answered. Please try later.",
-	}
-	txtLinkFirst = textmatch.Phrase{
-		RU: "Сначала привяжите аккаунт медиатеки: /link КОД",
-		EN: "Link your media server account first: /link CODE",
 	}
 	txtPlayUnavailable = textmatch.Phrase{RU: "Пульт сейчас недоступен.", EN: "The remote is unavailable right now."}
 	txtPlaying         = textmatch.Phrase{RU: "▶ Включаю %s в вашей комнате.", EN: "▶ Playing %s in your room."}

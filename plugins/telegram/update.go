@@ -19,9 +19,17 @@ type eventMessage = event.Message
 type incoming struct {
 	b      *bot.Bot
 	chatID int64
-	userID int64
-	lang   string
+	// chatType is Telegram's chat.type ("private", "group", "supergroup",
+	// "channel"); "" where no message says it (a button press).
+	chatType string
+	userID   int64
+	lang     string
 }
+
+// private tells whether the chat is a person's own chat with the bot,
+// the only kind where Telegram allows web_app buttons and a chat menu
+// button.
+func (in incoming) private() bool { return in.chatType == string(models.ChatTypePrivate) }
 
 // langOf maps Telegram's language_code to the answer language: Russian
 // for "ru" (and regional forms), English otherwise.
@@ -49,16 +57,29 @@ func (p *Plugin) allowed(userID int64) bool {
 }
 
 // onMessage answers a message: someone not allowed hears one refusal and
-// nothing more; commands run; other text goes to the chat.
+// nothing more; someone over rate_per_minute hears "slow down" once and
+// nothing more until a token is back; commands run; other text goes to
+// the chat.
 func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
-	in := incoming{b: b, chatID: m.Chat.ID, userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
+	in := incoming{b: b, chatID: m.Chat.ID, chatType: string(m.Chat.Type), userID: m.From.ID, lang: langOf(m.From.LanguageCode)}
+	if !p.forMe(m.Text) {
+		return
+	}
 	if !p.allowed(in.userID) {
 		if p.state.refuseOnce(in.userID) {
 			p.send(ctx, in, esc(txtNotAllowed.In(in.lang)), nil)
 		}
 		return
 	}
-	p.state.setLang(in.userID, in.lang)
+	if ok, tell := p.limit.allow(in.userID); !ok {
+		if tell {
+			p.send(ctx, in, esc(txtSlowDown.In(in.lang)), nil)
+		}
+		return
+	}
+	if c, linked := p.caller(ctx, in); linked {
+		p.state.setAccountLang(ctx, c.UserID, in.lang)
+	}
 	text := strings.TrimSpace(m.Text)
 	if text == "" {
 		p.send(ctx, in, esc(txtTextOnly.In(in.lang)), nil)
@@ -71,13 +92,38 @@ func (p *Plugin) onMessage(ctx context.Context, b *bot.Bot, m *models.Message) {
 	p.ask(ctx, in, text)
 }
 
+// forMe tells whether a message is for this bot: anything but a command
+// addressed to another bot ("/start@other_bot" in a group the bots
+// share). While the bot's own username is unknown (getMe failed) every
+// command counts as its own.
+func (p *Plugin) forMe(text string) bool {
+	_, to := commandTarget(strings.TrimSpace(text))
+	if to == "" {
+		return true
+	}
+	me := p.username()
+	return me == "" || strings.EqualFold(to, me)
+}
+
+// commandTarget splits a command's head "/link@mediateka_bot" into the
+// command and the bot it names ("" when none, or not a command).
+func commandTarget(text string) (cmd, to string) {
+	if !strings.HasPrefix(text, "/") {
+		return "", ""
+	}
+	head, _, _ := strings.Cut(text[1:], " ")
+	head, _, _ = strings.Cut(head, "\n")
+	cmd, to, _ = strings.Cut(head, "@")
+	return cmd, to
+}
+
 // parseCommand splits "/link@mediateka_bot ABC" into "link" and "ABC".
 func parseCommand(text string) (cmd, arg string, ok bool) {
 	if !strings.HasPrefix(text, "/") {
 		return "", "", false
 	}
-	head, arg, _ := strings.Cut(text[1:], " ")
-	head, _, _ = strings.Cut(head, "@")
+	_, arg, _ = strings.Cut(text[1:], " ")
+	head, _ := commandTarget(text)
 	return strings.ToLower(head), strings.TrimSpace(arg), head != ""
 }
 

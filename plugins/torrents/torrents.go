@@ -61,10 +61,15 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	}
 	lang := textmatch.AnswerLang(ctx, message)
 	caller, _ := domain.CallerFrom(ctx)
-	switch c.kind {
-	case cmdList, cmdActive:
+	// Listing and adding act as an account (POST /api/torrents/download
+	// and GET /api/torrents need one): a caller without one (an unlinked
+	// Telegram user) is asked to link first and the client is not asked.
+	switch {
+	case caller.UserID == 0 && (c.kind == cmdList || c.kind == cmdActive || c.kind == cmdAdd):
+		return textmatch.LinkFirst(lang), nil
+	case c.kind == cmdList || c.kind == cmdActive:
 		return p.list(ctx, c.kind == cmdActive, lang), nil
-	case cmdAdd:
+	case c.kind == cmdAdd:
 		return p.add(ctx, c.arg, lang), nil
 	}
 	// Pausing, resuming and rechecking change the client for everyone and

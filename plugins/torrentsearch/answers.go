@@ -12,7 +12,8 @@ import (
 )
 
 // find searches and lists the best results, numbered, and remembers them
-// for the caller's "скачай N".
+// for the caller's "скачай N" (Handle lets only callers with an account
+// here).
 func (p *Plugin) find(ctx context.Context, caller domain.Caller, c command, lang string) string {
 	res, err := p.search.Search(ctx, c.query, c.category)
 	switch {
@@ -39,11 +40,9 @@ func (p *Plugin) find(ctx context.Context, caller domain.Caller, c command, lang
 	for i, f := range top {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, line(f, lang))
 	}
-	if caller.UserID > 0 {
-		p.last.put(caller.UserID, top)
-		b.WriteString(textmatch.Pick(lang, "\nЧтобы скачать, напишите «скачай 1»…«скачай "+fmt.Sprint(len(top))+"».",
-			"\nTo download one, say “download 1”…“download "+fmt.Sprint(len(top))+"”."))
-	}
+	p.last.put(caller.UserID, top)
+	b.WriteString(textmatch.Pick(lang, "\nЧтобы скачать, напишите «скачай 1»…«скачай "+fmt.Sprint(len(top))+"».",
+		"\nTo download one, say “download 1”…“download "+fmt.Sprint(len(top))+"”."))
 	return b.String() + failedNote(res.Failed, lang)
 }
 
@@ -72,10 +71,7 @@ func failedNote(failed []torrent.IndexerFailure, lang string) string {
 
 // pick adds result n of the caller's last search.
 func (p *Plugin) pick(ctx context.Context, caller domain.Caller, n int, lang string) string {
-	var last []torrent.Found
-	if caller.UserID > 0 {
-		last = p.last.get(caller.UserID)
-	}
+	last := p.last.get(caller.UserID)
 	if len(last) == 0 {
 		return textmatch.Pick(lang, "Сначала найдите торрент, например: «найди торрент Интерстеллар».",
 			"Search first, for example: “find torrent Interstellar”.")

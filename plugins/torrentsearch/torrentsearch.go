@@ -85,6 +85,12 @@ func (p *Plugin) Handle(ctx context.Context, message string) (string, error) {
 	}
 	lang := textmatch.AnswerLang(ctx, message)
 	caller, _ := domain.CallerFrom(ctx)
+	// A search spends the indexers' quota and a pick adds to the torrent
+	// client: both act as an account, so a caller without one (an unlinked
+	// Telegram user) is asked to link first and nothing is asked of them.
+	if caller.UserID == 0 {
+		return textmatch.LinkFirst(lang), nil
+	}
 	if c.kind == cmdFind {
 		return p.find(ctx, caller, c, lang), nil
 	}

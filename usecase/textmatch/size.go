@@ -15,6 +15,15 @@ func AdminOnly(lang string) string {
 		"Only an administrator of the library can do that.")
 }
 
+// LinkFirst is the short refusal a caller without an account (an
+// unlinked Telegram user: no user id) gets for what acts as an account,
+// such as adding a torrent or searching the indexers, in lang. The bot and
+// the chat's plugins say the same words.
+func LinkFirst(lang string) string {
+	return Pick(lang, "Сначала привяжите аккаунт медиатеки: /link КОД",
+		"Link your media server account first: /link CODE")
+}
+
 // FormatSize writes a byte count for people in lang: "700 MB", "1.4 GB";
 // Russian units and a decimal comma for "ru" ("1,4 ГБ").
 func FormatSize(lang string, n int64) string {

@@ -2,13 +2,15 @@
 // real wire protocol (POST <url>/bot<token>/<method> with a multipart or
 // url-encoded form, answers {"ok":true,"result":…}), records every call with
 // its form fields and uploaded files, serves getUpdates with Telegram's
-// long-poll and offset semantics, and fails chosen methods on demand (429
+// long-poll and offset semantics (an offset confirms, and so forgets, the
+// updates before it), and fails chosen methods on demand (429
 // with parameters.retry_after, 500) so tests can watch a client ride out an
 // outage.
 package tgfake
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -49,6 +51,16 @@ type Server struct {
 	updates  []json.RawMessage // updates[i] has update_id i+1
 	failures []failure
 	nextMsg  int
+	// confirmed is the last update id confirmed by a getUpdates offset.
+	confirmed int
+}
+
+// Confirmed is the id of the last update the bot confirmed (a getUpdates
+// with a higher offset); Telegram never sends those again.
+func (s *Server) Confirmed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.confirmed
 }
 
 // New starts the fake; it is closed when t ends.
@@ -190,6 +202,11 @@ func writeFailure(w http.ResponseWriter, f failure) {
 func readForm(r *http.Request, call *Call) error {
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
 		if err := r.ParseMultipartForm(32 << 20); err != nil {
+			// A call without parameters (getMe) sends an empty body, which
+			// Telegram takes as no fields.
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
 			return err
 		}
 		for k, v := range r.MultipartForm.Value {
@@ -218,11 +235,21 @@ func readForm(r *http.Request, call *Call) error {
 	return nil
 }
 
-// getUpdates answers the updates from offset on, waiting up to the
-// request's timeout for one to arrive (Telegram's long poll).
+// getUpdates answers the unconfirmed updates from offset on (at most
+// limit), waiting up to the request's timeout for one to arrive
+// (Telegram's long poll). As at Telegram, an offset confirms every update
+// before it: those are never answered again, whatever a later offset says.
 func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, call Call) {
 	offset, _ := strconv.Atoi(call.Fields["offset"])
 	timeout, _ := strconv.Atoi(call.Fields["timeout"])
+	limit, _ := strconv.Atoi(call.Fields["limit"])
+	if limit <= 0 || limit > 100 {
+		limit = 100
+	}
+	s.mu.Lock()
+	s.confirmed = max(s.confirmed, offset-1)
+	s.notify()
+	s.mu.Unlock()
 	wait := time.NewTimer(time.Duration(timeout) * time.Second)
 	defer wait.Stop()
 	for {
@@ -230,7 +257,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, call Call) {
 		ch := s.changed
 		var out []json.RawMessage
 		for i, u := range s.updates {
-			if i+1 >= offset {
+			if id := i + 1; id >= offset && id > s.confirmed && len(out) < limit {
 				out = append(out, u)
 			}
 		}
