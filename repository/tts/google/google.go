@@ -23,11 +23,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"mediateka/domain"
+	"mediateka/repository/tts/remote"
 	"mediateka/repository/tts/ttsjoin"
 )
 
@@ -63,29 +63,25 @@ type Options struct {
 // Engine is Google Cloud Text-to-Speech as a key-per-call speech provider.
 // It is safe for concurrent use.
 type Engine struct {
-	base   string
-	voice  string
-	voices []domain.Voice
-	http   *http.Client
-	tmo    time.Duration
-	split  func(string) []string
+	base string
+	http *http.Client
+	tmo  time.Duration
+	// spec holds the voices, the default voice and how errors name Google.
+	spec remote.Spec
 }
 
 // New returns the engine for opt. A bad base URL, a voice name without a
 // language code or a default voice not in the list is a configuration
 // error, reported at start.
 func New(opt Options) (*Engine, error) {
-	e := &Engine{base: opt.BaseURL, voice: opt.DefaultVoice, http: opt.HTTPClient, tmo: opt.Timeout, split: opt.Split}
+	e := &Engine{base: opt.BaseURL, http: opt.HTTPClient, tmo: opt.Timeout, spec: newSpec(opt)}
 	if e.base == "" {
 		e.base = DefaultBaseURL
 	}
-	if u, err := url.Parse(e.base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return nil, domain.ErrInvalid("bad google tts base URL", map[string]string{"base_url": "must be an http(s) URL without credentials"})
+	if err := remote.CheckBaseURL(provider, e.base); err != nil {
+		return nil, err
 	}
 	e.base = strings.TrimRight(e.base, "/")
-	if e.voice == "" {
-		e.voice = DefaultVoice
-	}
 	if e.http == nil {
 		e.http = &http.Client{}
 	}
@@ -107,14 +103,33 @@ func New(opt Options) (*Engine, error) {
 		if v.Name == "" {
 			v.Name = v.ID
 		}
-		e.voices = append(e.voices, v)
+		e.spec.Voices = append(e.spec.Voices, v)
 	}
-	id, ok := e.find(e.voice)
-	if !ok {
-		return nil, domain.ErrInvalid("the google default voice is not among its voices", map[string]string{"voice": "must be one of the google voices"})
+	if err := e.spec.CheckDefaultVoice(); err != nil {
+		return nil, err
 	}
-	e.voice = id
 	return e, nil
+}
+
+// newSpec is what the shared checks and error mapping (repository/tts/
+// remote) know of Google; New adds the voices.
+func newSpec(opt Options) remote.Spec {
+	s := remote.Spec{
+		Provider:        provider,
+		Server:          "Google Text-to-Speech",
+		UnreachableHint: "check the server's network connection",
+		OddStatusHint:   "try again later or choose another engine",
+		Fields:          []remote.Field{{Word: "voice", Name: "voice"}, {Word: "language", Name: "voice"}},
+		Formats:         encodings,
+		DefaultVoice:    opt.DefaultVoice,
+		Limit:           MaxInputBytes,
+		Size:            ttsjoin.Bytes,
+		Split:           opt.Split,
+	}
+	if s.DefaultVoice == "" {
+		s.DefaultVoice = DefaultVoice
+	}
+	return s
 }
 
 // Provider is "google", the provider of the keys the engine uses.
@@ -126,27 +141,17 @@ func (e *Engine) Name() string { return provider }
 // Fingerprint is what, besides the voice and text, changes the audio: the
 // server and the default voice (the use case's cache name holds it, so a
 // changed setting is not answered with old audio).
-func (e *Engine) Fingerprint() string { return "base=" + e.base + " voice=" + e.voice }
+func (e *Engine) Fingerprint() string { return "base=" + e.base + " voice=" + e.spec.DefaultVoice }
 
 // KeyOptional is false: Google always wants a key.
 func (e *Engine) KeyOptional() bool { return false }
 
 // DefaultVoice is the voice of a request without one.
-func (e *Engine) DefaultVoice() string { return e.voice }
+func (e *Engine) DefaultVoice() string { return e.spec.DefaultVoice }
 
 // Voices lists the configured voices (the built-in list by default).
 func (e *Engine) Voices(context.Context) ([]domain.Voice, error) {
-	return append([]domain.Voice(nil), e.voices...), nil
-}
-
-// find returns the listed voice id matching want, case aside.
-func (e *Engine) find(want string) (string, bool) {
-	for _, v := range e.voices {
-		if strings.EqualFold(v.ID, want) {
-			return v.ID, true
-		}
-	}
-	return "", false
+	return append([]domain.Voice(nil), e.spec.Voices...), nil
 }
 
 // languageCode is the BCP-47 code a Google voice name starts with:
@@ -173,28 +178,13 @@ var encodings = map[domain.AudioFormat]string{
 // missing key and every failure of Google come back before anything is
 // written (see the package comment).
 func (e *Engine) Synthesize(ctx context.Context, apiKey, text, voice string, format domain.AudioFormat, w io.Writer) error {
-	enc, ok := encodings[format]
-	if !ok {
-		return domain.ErrInvalid("unknown audio format", map[string]string{"format": "must be mp3, wav or ogg"})
+	call, err := e.spec.Prepare(apiKey, text, voice, format)
+	if err != nil {
+		return err
 	}
-	if voice == "" {
-		voice = e.voice
-	}
-	id, ok := e.find(voice)
-	if !ok {
-		return domain.ErrInvalid(fmt.Sprintf("google has no voice %q", voice), map[string]string{"voice": "unknown voice"})
-	}
-	pieces := ttsjoin.Split(text, MaxInputBytes, ttsjoin.Bytes, e.split)
-	if len(pieces) == 0 {
-		return domain.ErrInvalid("there is no text to speak", map[string]string{"text": "must not be blank"})
-	}
-	if apiKey == "" {
-		return domain.TTSUnavailable("no API key of google is configured: add one with provider google, or choose another engine", nil)
-	}
-	audio := make([][]byte, len(pieces))
-	for i, p := range pieces {
-		var err error
-		if audio[i], err = e.piece(ctx, apiKey, p, id, enc); err != nil {
+	audio := make([][]byte, len(call.Pieces))
+	for i, p := range call.Pieces {
+		if audio[i], err = e.piece(ctx, apiKey, p, call.Voice, call.Format); err != nil {
 			return err
 		}
 	}
@@ -251,18 +241,18 @@ func (e *Engine) piece(ctx context.Context, apiKey, text, voice, enc string) ([]
 	req.Header.Set("X-Goog-Api-Key", apiKey)
 	resp, err := e.http.Do(req)
 	if err != nil {
-		return nil, unreachable(err, apiKey)
+		return nil, e.spec.Unreachable(err, apiKey)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, statusError(resp, apiKey)
+		return nil, e.spec.StatusError(resp, apiKey, failure)
 	}
 	var answer struct {
 		AudioContent string `json:"audioContent"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&answer); err != nil {
 		if ctx.Err() != nil {
-			return nil, unreachable(err, apiKey)
+			return nil, e.spec.Unreachable(err, apiKey)
 		}
 		return nil, domain.TTSUnavailable("Google Text-to-Speech sent an answer that could not be read; try again later", err)
 	}

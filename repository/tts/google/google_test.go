@@ -17,24 +17,15 @@ import (
 	"mediateka/domain"
 	"mediateka/repository/tts/google"
 	"mediateka/repository/tts/ttstest"
+	"mediateka/usecase/apikey"
 	"mediateka/usecase/textmatch"
 )
 
 // key looks like a Google API key, so a leak is easy to see.
 const key = "AIzaSyD-test-KEY-0123456789abcdefghij"
 
-// speechProvider is the key rotation's port (usecase/apikey.SpeechProvider),
-// restated so the engine is checked against it here.
-type speechProvider interface {
-	Provider() string
-	Name() string
-	Voices(ctx context.Context) ([]domain.Voice, error)
-	DefaultVoice() string
-	KeyOptional() bool
-	Synthesize(ctx context.Context, apiKey, text, voice string, format domain.AudioFormat, w io.Writer) error
-}
-
-var _ speechProvider = (*google.Engine)(nil)
+// The engine is checked against the key rotation's port.
+var _ apikey.SpeechProvider = (*google.Engine)(nil)
 
 func newEngine(t *testing.T, fake *ttstest.Google, opt google.Options) *google.Engine {
 	t.Helper()

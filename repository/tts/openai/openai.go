@@ -21,11 +21,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"mediateka/domain"
+	"mediateka/repository/tts/remote"
 	"mediateka/repository/tts/ttsjoin"
 )
 
@@ -67,33 +67,28 @@ type Options struct {
 // Engine is an OpenAI-compatible speech server as a key-per-call speech
 // provider. It is safe for concurrent use.
 type Engine struct {
-	base        string
-	model       string
-	voice       string
-	voices      []domain.Voice
-	http        *http.Client
-	tmo         time.Duration
-	split       func(string) []string
-	keyOptional bool
+	base  string
+	model string
+	http  *http.Client
+	tmo   time.Duration
+	// spec holds the voices, the default voice, whether a key is needed
+	// and how errors name the server.
+	spec remote.Spec
 }
 
 // New returns the engine for opt. A bad base URL or a default voice not in
 // the list is a configuration error, reported at start.
 func New(opt Options) (*Engine, error) {
-	e := &Engine{base: strings.TrimRight(opt.BaseURL, "/"), model: opt.Model, voice: opt.DefaultVoice,
-		voices: append([]domain.Voice(nil), opt.Voices...), http: opt.HTTPClient, tmo: opt.Timeout, split: opt.Split}
+	e := &Engine{base: strings.TrimRight(opt.BaseURL, "/"), model: opt.Model, http: opt.HTTPClient, tmo: opt.Timeout}
 	if e.base == "" {
 		e.base = DefaultBaseURL
 	}
-	if u, err := url.Parse(e.base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return nil, domain.ErrInvalid("bad openai tts base URL", map[string]string{"base_url": "must be an http(s) URL without credentials"})
+	if err := remote.CheckBaseURL(provider, e.base); err != nil {
+		return nil, err
 	}
-	e.keyOptional = e.base != DefaultBaseURL
+	e.spec = newSpec(opt, e.base != DefaultBaseURL)
 	if e.model == "" {
 		e.model = DefaultModel
-	}
-	if e.voice == "" {
-		e.voice = DefaultVoice
 	}
 	if e.http == nil {
 		e.http = &http.Client{}
@@ -101,23 +96,47 @@ func New(opt Options) (*Engine, error) {
 	if e.tmo <= 0 {
 		e.tmo = DefaultTimeout
 	}
-	if len(e.voices) == 0 {
-		e.voices = DefaultVoices()
-	}
-	for i, v := range e.voices {
+	for i, v := range e.spec.Voices {
 		if v.ID == "" {
 			return nil, domain.ErrInvalid("an openai voice without an id", map[string]string{"voices": "every voice needs an id"})
 		}
 		if v.Name == "" {
-			e.voices[i].Name = v.ID
+			e.spec.Voices[i].Name = v.ID
 		}
 	}
-	id, ok := e.find(e.voice)
-	if !ok {
-		return nil, domain.ErrInvalid("the openai default voice is not among its voices", map[string]string{"voice": "must be one of the openai voices"})
+	if err := e.spec.CheckDefaultVoice(); err != nil {
+		return nil, err
 	}
-	e.voice = id
 	return e, nil
+}
+
+// newSpec is what the shared checks and error mapping (repository/tts/
+// remote) know of the server: a copy of the configured voices (OpenAI's
+// by default), and whether a call may come without a key (any server but
+// OpenAI's own).
+func newSpec(opt Options, keyOptional bool) remote.Spec {
+	s := remote.Spec{
+		Provider:        provider,
+		Server:          "the speech server",
+		UnreachableHint: "check that it runs and its base URL",
+		OddStatusHint:   "check its base URL",
+		Fields: []remote.Field{{Word: "voice", Name: "voice"}, {Word: "model", Name: "model"},
+			{Word: "response_format", Name: "response_format"}},
+		Formats:      formats,
+		Voices:       append([]domain.Voice(nil), opt.Voices...),
+		DefaultVoice: opt.DefaultVoice,
+		Limit:        MaxInputChars,
+		Size:         ttsjoin.Chars,
+		Split:        opt.Split,
+		KeyOptional:  keyOptional,
+	}
+	if s.DefaultVoice == "" {
+		s.DefaultVoice = DefaultVoice
+	}
+	if len(s.Voices) == 0 {
+		s.Voices = DefaultVoices()
+	}
+	return s
 }
 
 // DefaultVoices is OpenAI's own voices; each speaks any language.
@@ -134,7 +153,7 @@ func DefaultVoices() []domain.Voice {
 // server, the model and the default voice (the use case's cache name
 // holds it, so a changed setting is not answered with old audio).
 func (e *Engine) Fingerprint() string {
-	return "base=" + e.base + " model=" + e.model + " voice=" + e.voice
+	return "base=" + e.base + " model=" + e.model + " voice=" + e.spec.DefaultVoice
 }
 
 // Provider is "openai", the provider of the keys the engine uses.
@@ -145,26 +164,17 @@ func (e *Engine) Name() string { return provider }
 
 // KeyOptional is true for a configured server other than OpenAI's, which
 // may be asked without a key.
-func (e *Engine) KeyOptional() bool { return e.keyOptional }
+func (e *Engine) KeyOptional() bool { return e.spec.KeyOptional }
 
 // DefaultVoice is the voice of a request without one.
-func (e *Engine) DefaultVoice() string { return e.voice }
+func (e *Engine) DefaultVoice() string { return e.spec.DefaultVoice }
 
 // Model is the speech model sent upstream.
 func (e *Engine) Model() string { return e.model }
 
 // Voices lists the configured voices (OpenAI's by default).
 func (e *Engine) Voices(context.Context) ([]domain.Voice, error) {
-	return append([]domain.Voice(nil), e.voices...), nil
-}
-
-func (e *Engine) find(want string) (string, bool) {
-	for _, v := range e.voices {
-		if strings.EqualFold(v.ID, want) {
-			return v.ID, true
-		}
-	}
-	return "", false
+	return append([]domain.Voice(nil), e.spec.Voices...), nil
 }
 
 // formats maps the API's formats to response_format: opus comes in Ogg.
@@ -179,29 +189,15 @@ var formats = map[domain.AudioFormat]string{
 // needs none). See the package comment for what comes before the first
 // byte.
 func (e *Engine) Synthesize(ctx context.Context, apiKey, text, voice string, format domain.AudioFormat, w io.Writer) error {
-	rf, ok := formats[format]
-	if !ok {
-		return domain.ErrInvalid("unknown audio format", map[string]string{"format": "must be mp3, wav or ogg"})
+	call, err := e.spec.Prepare(apiKey, text, voice, format)
+	if err != nil {
+		return err
 	}
-	if voice == "" {
-		voice = e.voice
-	}
-	id, ok := e.find(voice)
-	if !ok {
-		return domain.ErrInvalid(fmt.Sprintf("openai has no voice %q", voice), map[string]string{"voice": "unknown voice"})
-	}
-	pieces := ttsjoin.Split(text, MaxInputChars, ttsjoin.Chars, e.split)
-	if len(pieces) == 0 {
-		return domain.ErrInvalid("there is no text to speak", map[string]string{"text": "must not be blank"})
-	}
-	if apiKey == "" && !e.keyOptional {
-		return domain.TTSUnavailable("no API key of openai is configured: add one with provider openai, or choose another engine", nil)
-	}
-	j := ttsjoin.NewJoiner(w, format, len(pieces))
-	for i, p := range pieces {
-		if err := e.piece(ctx, j, apiKey, p, id, rf); err != nil {
+	j := ttsjoin.NewJoiner(w, format, len(call.Pieces))
+	for i, p := range call.Pieces {
+		if err := e.piece(ctx, j, apiKey, p, call.Voice, call.Format); err != nil {
 			if j.Written() {
-				return fmt.Errorf("openai tts: piece %d of %d, the audio is cut short: %w", i+1, len(pieces), err)
+				return fmt.Errorf("openai tts: piece %d of %d, the audio is cut short: %w", i+1, len(call.Pieces), err)
 			}
 			return err
 		}
@@ -231,11 +227,11 @@ func (e *Engine) piece(ctx context.Context, j *ttsjoin.Joiner, apiKey, text, voi
 	}
 	resp, err := e.http.Do(req)
 	if err != nil {
-		return unreachable(err, apiKey)
+		return e.spec.Unreachable(err, apiKey)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return statusError(resp, apiKey)
+		return e.spec.StatusError(resp, apiKey, failure)
 	}
 	err = j.Add(resp.Body)
 	switch {
@@ -246,5 +242,5 @@ func (e *Engine) piece(ctx context.Context, j *ttsjoin.Joiner, apiKey, text, voi
 	case isNotAudio(err) && !j.Written():
 		return domain.TTSUnavailable("the speech server answered something that is not "+format+" audio; check its base URL and model", err)
 	}
-	return unreachable(err, apiKey)
+	return e.spec.Unreachable(err, apiKey)
 }

@@ -19,24 +19,15 @@ import (
 	"mediateka/domain"
 	"mediateka/repository/tts/openai"
 	"mediateka/repository/tts/ttstest"
+	"mediateka/usecase/apikey"
 	"mediateka/usecase/textmatch"
 )
 
 // key looks like an OpenAI key, so a leak is easy to see.
 const key = "sk-proj-TEST0123456789abcdefghijklmnop"
 
-// speechProvider is the key rotation's port (usecase/apikey.SpeechProvider),
-// restated so the engine is checked against it here.
-type speechProvider interface {
-	Provider() string
-	Name() string
-	Voices(ctx context.Context) ([]domain.Voice, error)
-	DefaultVoice() string
-	KeyOptional() bool
-	Synthesize(ctx context.Context, apiKey, text, voice string, format domain.AudioFormat, w io.Writer) error
-}
-
-var _ speechProvider = (*openai.Engine)(nil)
+// The engine is checked against the key rotation's port.
+var _ apikey.SpeechProvider = (*openai.Engine)(nil)
 
 func newEngine(t *testing.T, base string, opt openai.Options) *openai.Engine {
 	t.Helper()

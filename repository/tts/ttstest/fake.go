@@ -89,6 +89,32 @@ func (f *faults) hold(r *http.Request) bool {
 	return true
 }
 
+// server is what both fakes share besides the faults: the base URL and
+// the log of requests received, each fake with its own request type.
+type server[R any] struct {
+	faults
+	url   string
+	logMu sync.Mutex
+	reqs  []R
+}
+
+// URL is the base URL to configure an engine with.
+func (s *server[R]) URL() string { return s.url }
+
+// Requests returns the requests received so far, in order.
+func (s *server[R]) Requests() []R {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return append([]R(nil), s.reqs...)
+}
+
+// record logs a request as it arrives, before any answer.
+func (s *server[R]) record(r R) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.reqs = append(s.reqs, r)
+}
+
 // serve starts h on a local server closed at the end of the test.
 func serve(t testing.TB, h http.Handler) *httptest.Server {
 	srv := httptest.NewServer(h)

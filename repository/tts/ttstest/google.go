@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -33,10 +32,7 @@ type GoogleRequest struct {
 // is not the voice's, an unknown encoding; API_KEY_INVALID from Fail(key,
 // 400)), 401, 403, 429 RESOURCE_EXHAUSTED, 5xx.
 type Google struct {
-	faults
-	srv  string
-	mu   sync.Mutex
-	reqs []GoogleRequest
+	server[GoogleRequest]
 }
 
 // NewGoogle starts a Google fake for the test.
@@ -44,18 +40,8 @@ func NewGoogle(t testing.TB) *Google {
 	g := &Google{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/text:synthesize", g.synthesize)
-	g.srv = serve(t, mux).URL
+	g.url = serve(t, mux).URL
 	return g
-}
-
-// URL is the base URL to configure an engine with.
-func (g *Google) URL() string { return g.srv }
-
-// Requests returns the requests received so far, in order.
-func (g *Google) Requests() []GoogleRequest {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]GoogleRequest(nil), g.reqs...)
 }
 
 func (g *Google) synthesize(w http.ResponseWriter, r *http.Request) {
@@ -76,10 +62,8 @@ func (g *Google) synthesize(w http.ResponseWriter, r *http.Request) {
 	if key == "" {
 		key = r.URL.Query().Get("key")
 	}
-	g.mu.Lock()
-	g.reqs = append(g.reqs, GoogleRequest{Key: key, URI: r.URL.RequestURI(), Text: body.Input.Text,
+	g.record(GoogleRequest{Key: key, URI: r.URL.RequestURI(), Text: body.Input.Text,
 		LanguageCode: body.Voice.LanguageCode, Voice: body.Voice.Name, Encoding: body.AudioConfig.AudioEncoding})
-	g.mu.Unlock()
 	if g.hold(r) {
 		return
 	}

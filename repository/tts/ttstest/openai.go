@@ -29,15 +29,13 @@ type OpenAIRequest struct {
 // streamed WAV (sizes 0xFFFFFFFF, 24 samples a character) for wav, Ogg/Opus
 // for opus — and OpenAI's error bodies: 400 (input over 4096 characters,
 // unknown format), 401 invalid_api_key (echoing the key whole, as a careless
-// proxy might), 403, 429 insufficient_quota, 5xx.
+// proxy might), 403, 429 insufficient_quota, 5xx. Its URL ends in /v1.
 type OpenAI struct {
-	faults
-	srv string
+	server[OpenAIRequest]
 	// keyless: the server needs no key (a local one).
 	keyless bool
 
-	mu      sync.Mutex
-	reqs    []OpenAIRequest
+	mu      sync.Mutex // guards chunk and release
 	chunk   int
 	release chan struct{}
 }
@@ -53,18 +51,8 @@ func newOpenAI(t testing.TB, keyless bool) *OpenAI {
 	o := &OpenAI{keyless: keyless, chunk: 256}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/audio/speech", o.speech)
-	o.srv = serve(t, mux).URL + "/v1"
+	o.url = serve(t, mux).URL + "/v1"
 	return o
-}
-
-// URL is the base URL to configure an engine with (ending in /v1).
-func (o *OpenAI) URL() string { return o.srv }
-
-// Requests returns the requests received so far, in order.
-func (o *OpenAI) Requests() []OpenAIRequest {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return append([]OpenAIRequest(nil), o.reqs...)
 }
 
 // SetChunkSize sets how many bytes of audio go in each flushed chunk.
@@ -96,9 +84,9 @@ func (o *OpenAI) speech(w http.ResponseWriter, r *http.Request) {
 	}
 	decodeErr := json.NewDecoder(r.Body).Decode(&body)
 	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	o.mu.Lock()
-	o.reqs = append(o.reqs, OpenAIRequest{Key: key, URI: r.URL.RequestURI(), Model: body.Model, Input: body.Input,
+	o.record(OpenAIRequest{Key: key, URI: r.URL.RequestURI(), Model: body.Model, Input: body.Input,
 		Voice: body.Voice, Format: body.Format})
+	o.mu.Lock()
 	chunk, release := o.chunk, o.release
 	o.mu.Unlock()
 	if o.hold(r) {
