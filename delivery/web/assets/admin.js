@@ -1,5 +1,6 @@
 // The admin panel (/admin): a tab bar over modules loaded when first
-// opened (admin-<tab>.js), each drawing into #panel. A signed-in account
+// opened (admin-<tab>.js), each drawing into a node of its own in #panel
+// and stopped (its AbortSignal, its cleanup) when another is picked. A signed-in account
 // without the admin role sees a plain "not an administrator" page, never
 // a broken panel; the server refuses its calls anyway (403). The panel
 // holds one live stream of library events and hands it to the tabs.
@@ -14,7 +15,10 @@ addStrings(adminStrings);
 const tabs = ['overview', 'library', 'search', 'torrents', 'plugins', 'ai', 'logs', 'speech', 'users'];
 const panel = document.getElementById('panel');
 const listeners = new Set();
-let current = null; // {name, cleanup}
+// The tab on screen: {name, node, ctl, cleanup}. Each tab draws into a
+// node of its own under #panel, so a tab left while it was still loading
+// can only ever write into its own (detached) node, never under the next.
+let current = null;
 let user = null;
 
 /** Subscribes fn to library events until the returned function is called. */
@@ -23,23 +27,52 @@ function onEvent(fn) {
   return () => listeners.delete(fn);
 }
 
+function runCleanup(fn) {
+  try { if (typeof fn === 'function') fn(); } catch (e) { showError(e); }
+}
+
+// leave ends the tab on screen: its signal aborts (its requests, its
+// listeners), its cleanup runs (timers) and its node goes.
+function leave() {
+  const tab = current;
+  if (!tab) return;
+  current = null;
+  tab.ctl.abort();
+  runCleanup(tab.cleanup);
+  tab.node.remove();
+}
+
 async function open(name) {
   if (!tabs.includes(name)) name = 'overview';
-  if (current) { try { current.cleanup?.(); } catch (e) { showError(e); } }
-  current = { name };
+  leave();
+  const ctl = new AbortController();
+  const node = el('div', { class: 'tab-body', dataset: { tab: name } }, el('p', { class: 'note' }, t('lib.loading')));
+  const mine = { name, node, ctl, cleanup: null };
+  current = mine;
   for (const a of document.querySelectorAll('#tabs a')) {
     if (a.dataset.tab === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
-  panel.replaceChildren(el('p', { class: 'note' }, t('lib.loading')));
+  panel.replaceChildren(node);
   panel.dataset.tab = name;
-  const mine = current;
+  // The tab's subscriptions end with its signal, whether or not its
+  // cleanup remembers them.
+  const ctx = { user, signal: ctl.signal, onEvent: (fn) => {
+    const off = onEvent(fn);
+    ctl.signal.addEventListener('abort', off, { once: true });
+    return off;
+  } };
   try {
     const mod = await import('./admin-' + name + '.js');
-    if (current !== mine) return; // another tab was picked meanwhile
-    panel.replaceChildren();
-    mine.cleanup = await mod.default(panel, { user, onEvent });
+    if (ctl.signal.aborted) return; // another tab was picked meanwhile
+    node.replaceChildren();
+    const cleanup = await mod.default(node, ctx);
+    // Left while its first reads were under way: it stops at once (its
+    // timers may have started) and its node is already gone.
+    if (ctl.signal.aborted) { runCleanup(cleanup); node.remove(); return; }
+    mine.cleanup = cleanup;
   } catch (e) {
-    if (current === mine) panel.replaceChildren(el('p', { class: 'note error' }, t('admin.tabFailed')));
+    if (ctl.signal.aborted) return;
+    node.replaceChildren(el('p', { class: 'note error' }, t('admin.tabFailed')));
     showError(e);
   }
 }

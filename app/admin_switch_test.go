@@ -1,0 +1,60 @@
+package app
+
+// The admin panel's shell: a tab left while it is still loading stops
+// there, and nothing of it shows under the next tab.
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestAdminSwitchTabsWhileLoading opens Torrents and picks AI while the
+// Torrents tab still waits for its first list (the page's fetch of
+// /api/torrents is held back a moment): the AI tab shows alone, and the
+// list that would be asked every 5 s is asked no more.
+func TestAdminSwitchTabsWhileLoading(t *testing.T) {
+	// A torrent client that cannot be reached: /api/torrents answers 503,
+	// which the Torrents tab keeps asking every 5 s while it is open.
+	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_TORRENT_CLIENT__URL": "http://127.0.0.1:1"})
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { assert.NoError(t, stop()) }()
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	a := openAdmin(t, b, "http://"+addr, la.admin, "overview")
+
+	// The switch happens the moment the Torrents tab asks for its list,
+	// and the answer reaches it only later: its mount resolves after it
+	// was left.
+	eval[bool](t, a.ctx, `(() => {
+		const f = window.fetch;
+		window.__torrentCalls = 0;
+		window.fetch = (input, init) => {
+			if (String(input).includes('/api/torrents')) {
+				window.__torrentCalls++;
+				if (location.hash === '#torrents') {
+					location.hash = '#ai';
+					return new Promise((r) => setTimeout(r, 400)).then(() => f(input, init));
+				}
+			}
+			return f(input, init);
+		};
+		return true })()`)
+	press(t, a.ctx, `#tabs a[data-tab="torrents"]`)
+	waitTab(t, a.ctx, "ai")
+	until(t, a.ctx, "the Torrents tab asked for its list", `window.__torrentCalls >= 1`)
+	time.Sleep(time.Second) // the held-back answer arrives and the left tab's mount ends
+	assert.Equal(t, "ai", eval[string](t, a.ctx, `document.getElementById('panel').dataset.tab`))
+	assert.Zero(t, eval[int](t, a.ctx, `document.querySelectorAll('#panel #atr-list, #panel #atr-status, #panel #atr-down').length`),
+		"nothing of the Torrents tab is under the AI tab")
+	assert.Equal(t, 1, eval[int](t, a.ctx, `document.querySelectorAll('#panel > .tab-body').length`), "one tab's node in the panel")
+	assert.True(t, eval[bool](t, a.ctx, `document.querySelector('#panel > .tab-body[data-tab="ai"] .block') !== null`), "the AI tab is drawn")
+	calls := eval[int](t, a.ctx, `window.__torrentCalls`)
+	// The Torrents tab asks every 5 s: a minute's wait is not needed to
+	// see that it stopped, one period and a bit is.
+	time.Sleep(6 * time.Second)
+	assert.Equal(t, calls, eval[int](t, a.ctx, `window.__torrentCalls`), "the left Torrents tab asks for its list no more")
+	a.noFailedRequests(t, "/api/torrents")
+	b.noProblems(t)
+}
