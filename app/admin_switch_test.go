@@ -58,3 +58,30 @@ func TestAdminSwitchTabsWhileLoading(t *testing.T) {
 	a.noFailedRequests(t, "/api/torrents")
 	b.noProblems(t)
 }
+
+// TestAdminKitAction runs the kit's action() in the panel: a button it
+// disabled is enabled again, unless the handler kept it disabled (a build
+// it started runs) or it was disabled before.
+func TestAdminKitAction(t *testing.T) {
+	la := newLibAppEnv(t, nil, nil)
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { assert.NoError(t, stop()) }()
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	a := openAdmin(t, b, "http://"+addr, la.admin, "overview")
+	eval[bool](t, a.ctx, `import('/assets/admin-kit.js').then(async (k) => {
+		const b = () => document.createElement('button');
+		const plain = b(), kept = b(), before = b(), failed = b();
+		let during = false;
+		await k.action(plain, async () => { during = plain.disabled; });
+		await k.action(kept, async ({ keep }) => { kept.disabled = true; keep(); });
+		before.disabled = true;
+		await k.action(before, async () => {});
+		await k.action(failed, async () => { throw new Error('no'); });
+		window.__action = { during, plain: plain.disabled, kept: kept.disabled, before: before.disabled, failed: failed.disabled };
+	}), true`)
+	until(t, a.ctx, "the actions ended", `!!window.__action`)
+	got := eval[map[string]bool](t, a.ctx, `window.__action`)
+	assert.Equal(t, map[string]bool{"during": true, "plain": false, "kept": true, "before": true, "failed": false}, got)
+	b.noProblems(t)
+}

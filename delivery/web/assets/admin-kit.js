@@ -45,11 +45,18 @@ export function formatDate(iso) {
  * Runs fn for a button: the button is disabled meanwhile, success shows
  * okText (when given) and failure the API's message, so nothing fails
  * silently. Resolves to fn's result, or undefined when it failed.
+ *
+ * The button is enabled again only when action() was what disabled it (a
+ * button already disabled stays so) and fn did not call keep(): fn gets
+ * {keep}, for a button that must stay disabled after its action (a build
+ * or a classification it started is running; an applied plan).
  */
 export async function action(button, fn, okText) {
-  if (button) button.disabled = true;
+  const mine = !!button && !button.disabled;
+  let kept = false;
+  if (mine) button.disabled = true;
   try {
-    const out = await fn();
+    const out = await fn({ keep: () => { kept = true; } });
     if (okText) toast(okText, 'info');
     return out;
   } catch (err) {
@@ -57,7 +64,7 @@ export async function action(button, fn, okText) {
     toast(readable(err));
     return undefined;
   } finally {
-    if (button) button.disabled = false;
+    if (mine && !kept) button.disabled = false;
   }
 }
 

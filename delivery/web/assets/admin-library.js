@@ -571,10 +571,13 @@ function classifyBlock() {
   const note = el('p', { id: 'classify-note', class: 'note error', hidden: true });
   let st = { state: 'idle' };
   const start = el('button', { type: 'button', class: 'btn primary', id: 'classify-start' }, t('alib.startClassify'));
-  start.addEventListener('click', () => action(start, async () => {
+  start.addEventListener('click', () => action(start, async ({ keep }) => {
     try {
       await api('/api/media-admin/classify', { method: 'POST', body: {} });
       note.hidden = true;
+      // Its classify_started event may have come first: a running job
+      // keeps the button disabled until its classify_completed.
+      if (st.state === 'running') keep();
     } catch (e) {
       // No model is not a passing failure: it stays said in the block.
       if (e.code === 'ai_unavailable') { note.textContent = t('alib.noModel') + ' ' + e.message; note.hidden = false; }

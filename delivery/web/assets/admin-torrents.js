@@ -213,9 +213,10 @@ export default async function mount(root) {
 
   // ---- categories ----
   const plan = el('div', { id: 'atr-plan' });
-  const apply = button('atr.apply', async () => {
+  const apply = button('atr.apply', async ({ keep }) => {
     const r = await api('/api/torrents/assign-categories', { method: 'POST', body: { dry_run: false } });
     drawPlan(r);
+    keep(); // an applied plan is not applied twice: the next dry run enables it
     toast(t('atr.applied') + ': ' + r.assigned.length, 'info');
     refresh();
   }, { kind: 'primary' });
@@ -228,9 +229,8 @@ export default async function mount(root) {
   dryRun.id = 'atr-dry-run';
   function drawPlan(r) {
     plan.dataset.dryRun = String(r.dry_run);
-    // Apply is for a plan with something in it; action() enables the
-    // button it ran for when it ends, so this is decided after that.
-    setTimeout(() => { apply.disabled = !r.dry_run || !r.assigned.length; });
+    // Apply is for a plan with something in it.
+    apply.disabled = !r.dry_run || !r.assigned.length;
     plan.replaceChildren(
       el('h3', {}, t(r.dry_run ? 'atr.plan' : 'atr.applied')),
       r.assigned.length ? table([
