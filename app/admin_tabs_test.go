@@ -280,7 +280,17 @@ func TestAdminTabsSpeech(t *testing.T) {
 	until(t, ctx, "and told", fmt.Sprintf(`[...document.querySelectorAll('#toasts .toast.error')].some(e => e.textContent === %q)`, downMsg))
 	assert.True(t, eval[bool](t, ctx, audio+`.paused`), "nothing plays")
 
+	// A text over 5000 characters: the tab's own words under the button,
+	// while the page's shared err.text_too_long (read aloud's) stays.
+	pick(t, ctx, "#atts-engine", "espeak")
+	eval[bool](t, ctx, `(e => { e.removeAttribute('maxlength'); e.value = 'a'.repeat(5001); return true })(document.getElementById('atts-text'))`)
+	click(t, ctx, "#atts-play")
+	until(t, ctx, "the tab's words for a text too long", `document.getElementById('atts-status').textContent === 'The text is over 5000 characters'`)
+	eval[bool](t, ctx, `import('/assets/i18n.js').then((i) => { window.__tooLong = i.t('err.text_too_long'); }), true`)
+	until(t, ctx, "the shared string is read", `window.__tooLong !== undefined`)
+	assert.Equal(t, "The text is over 5000 characters: too long to read aloud", eval[string](t, ctx, `window.__tooLong`), "the global string is not overridden")
+
 	adminShots(t, ctx, dir, "speech", "admin-speech")
-	tab.noFailedRequests(t, "engine=google")
+	tab.noFailedRequests(t, "engine=google", "text=aaaa")
 	b.noProblems(t)
 }

@@ -128,9 +128,9 @@ func TestAdminUsersTab(t *testing.T) {
 
 	// Delete them, after a confirmation.
 	click(t, ctx, row+` button[data-act=delete]`)
-	until(t, ctx, "the confirmation shows", `document.querySelector('.user-panel[data-panel=delete]') !== null`)
-	assert.Contains(t, visibleText(t, ctx, ".user-panel"), "Delete newbie@example.org?")
-	click(t, ctx, `.user-panel button[data-act=confirm]`)
+	until(t, ctx, "the confirmation shows", fmt.Sprintf(`document.querySelector(%q) !== null`, row+` .confirm button[data-confirm=yes]`))
+	assert.Contains(t, visibleText(t, ctx, row+" .confirm"), "Delete newbie@example.org?")
+	click(t, ctx, row+` .confirm button[data-confirm=yes]`)
 	until(t, ctx, "the row is gone", fmt.Sprintf(`document.querySelector(%q) === null`, row))
 	untilToast(t, ctx, "newbie@example.org deleted")
 	status, body := api.object(t, "PATCH", path, admin, map[string]string{"name": "x"})
@@ -141,8 +141,8 @@ func TestAdminUsersTab(t *testing.T) {
 	// Deleting yourself: the API's refusal, word for word.
 	self := fmt.Sprintf(`.user-card[data-id="%d"]`, adminID)
 	click(t, ctx, self+` button[data-act=delete]`)
-	until(t, ctx, "the confirmation shows", `document.querySelector('.user-panel[data-panel=delete]') !== null`)
-	click(t, ctx, `.user-panel button[data-act=confirm]`)
+	until(t, ctx, "the confirmation shows", fmt.Sprintf(`document.querySelector(%q) !== null`, self+` .confirm button[data-confirm=yes]`))
+	click(t, ctx, self+` .confirm button[data-confirm=yes]`)
 	status, body = api.object(t, "DELETE", fmt.Sprintf("/api/admin/users/%d", adminID), admin, nil)
 	require.Equal(t, 409, status)
 	untilToast(t, ctx, body["error"].(map[string]any)["message"].(string))

@@ -68,6 +68,39 @@ export async function action(button, fn, okText) {
   }
 }
 
+/**
+ * A button that asks first: a click shows "question  Yes  No" in its
+ * place (no confirm() dialog); Yes runs fn as action() does, then the
+ * button comes back. Options: kind (the button's look), id, act (its
+ * data-act), okText (the toast of a success).
+ */
+export function confirmButton(labelKey, question, fn, { kind = 'danger', id, act, okText } = {}) {
+  const wrap = el('span', { class: 'confirm' });
+  const start = el('button', { type: 'button', class: 'btn ' + kind, id, dataset: act ? { act } : {} }, t(labelKey));
+  const idle = () => wrap.replaceChildren(start);
+  start.addEventListener('click', () => {
+    const yes = el('button', { type: 'button', class: 'btn danger confirm-yes', dataset: { confirm: 'yes' } }, t('admin.yes'));
+    const no = el('button', { type: 'button', class: 'btn confirm-no', dataset: { confirm: 'no' }, onclick: idle }, t('admin.no'));
+    yes.addEventListener('click', async () => { no.disabled = true; await action(yes, fn, okText); idle(); });
+    wrap.replaceChildren(el('span', { class: 'note' }, typeof question === 'function' ? question() : question), yes, no);
+    yes.focus();
+  });
+  wrap.append(start);
+  return wrap;
+}
+
+/** An <option>; selected when value is the chosen one. */
+export const option = (value, text, selected) => el('option', { value, selected: value === selected }, text);
+
+/** A <select> of [value, text] pairs with an accessible name. */
+export const select = (id, items, value, label) => el('select', { id, 'aria-label': label }, items.map(([v, txt]) => option(v, txt, value)));
+
+/**
+ * Replaces node's children, skipping the absent ones (the DOM's own
+ * replaceChildren would write null as text).
+ */
+export const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
+
 /** A button with an i18n label that runs action(fn). */
 export function button(labelKey, fn, { okKey, kind = '' } = {}) {
   const b = el('button', { type: 'button', class: 'btn ' + kind }, t(labelKey));

@@ -9,7 +9,7 @@ import { t, addStrings, currentLang } from './i18n.js';
 import { api, thumbnail, readable, describe, ApiError } from './api.js';
 import { el, toast, entryTitle } from './ui.js';
 import { connectRoom } from './room.js';
-import { section, table, pager, button, action, progress, get, field, chip, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, progress, get, field, chip, option, select, fill, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
 const pageSize = 50;
 const debounceMs = 300;
@@ -103,11 +103,6 @@ const categoryName = (slug) => {
   const c = categories.find((x) => x[0] === slug);
   return c ? (currentLang() === 'ru' ? c[1] : c[2]) : slug || '—';
 };
-const option = (value, text, selected) => el('option', { value, selected: value === selected }, text);
-const select = (id, items, value, label) => el('select', { id, 'aria-label': label }, items.map(([v, txt]) => option(v, txt, value)));
-// fill replaces node's children, skipping the absent ones (DOM's own
-// replaceChildren would write null as text).
-const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
 const statusChip = (s) => chip(t('status.' + s), s === 'ok' ? 'ok' : 'err');
 
 export default async function mount(root, { user, onEvent }) {

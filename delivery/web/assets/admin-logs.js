@@ -9,7 +9,7 @@
 import { t, addStrings, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { el, toast, showError } from './ui.js';
-import { section, table, pager, button, action, get, field, chip, columns, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, confirmButton, get, field, chip, columns, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 import { renderMarkdown } from './admin-md.js';
 
 addStrings({
@@ -53,24 +53,6 @@ const linesPerPage = 200;
 const listPage = 20;
 const tails = [100, 500, 1000, 5000, 0];
 const levelKind = { error: 'err', warn: 'warn', info: 'ok', debug: 'muted' };
-
-/**
- * A button that asks first: a click shows "question  Yes  No" in its
- * place; Yes runs fn as action() does (success or the API's message).
- */
-function confirmButton(labelKey, question, fn, okText) {
-  const wrap = el('span', { class: 'confirm' });
-  const ask = el('button', { type: 'button', class: 'btn danger' }, t(labelKey));
-  const idle = () => wrap.replaceChildren(ask);
-  ask.addEventListener('click', () => {
-    const yes = el('button', { type: 'button', class: 'btn danger confirm-yes' }, t('admin.yes'));
-    const no = el('button', { type: 'button', class: 'btn confirm-no', onclick: idle }, t('admin.no'));
-    yes.addEventListener('click', async () => { await action(yes, fn, okText); idle(); });
-    wrap.replaceChildren(el('span', { class: 'note' }, question), yes, no);
-  });
-  idle();
-  return wrap;
-}
 
 export default async function mount(root, { onEvent }) {
   const stop = new AbortController();

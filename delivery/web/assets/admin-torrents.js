@@ -12,7 +12,7 @@
 // base64), so the client has its metadata at once and the server checks
 // it with the same decoder as a fetched one.
 import { t, has, addStrings, currentLang } from './i18n.js';
-import { api, token, ApiError, readable, signIn } from './api.js';
+import { api, readable } from './api.js';
 import { el, toast, showError } from './ui.js';
 import { section, table, pager, button, action, progress, field, chip, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
@@ -310,25 +310,13 @@ const eta = (s) => {
 
 /**
  * search asks GET /api/torrents/search and answers {list, failed}: the
- * results and the indexers that did not answer (X-Failed-Indexers, which
- * api() does not show), so the request is made here, with the header.
+ * results and the indexers that did not answer (X-Failed-Indexers).
  */
 async function search(query, category) {
   const q = new URLSearchParams({ query });
   if (category) q.set('category', category);
-  let r;
-  try {
-    r = await fetch('/api/torrents/search?' + q, { headers: { Authorization: 'Bearer ' + token() } });
-  } catch {
-    throw new ApiError(0, 'network', t('err.network'));
-  }
-  if (!r.ok) {
-    const body = await r.json().catch(() => null);
-    const e = (body && body.error) || {};
-    if (r.status === 401) signIn();
-    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  }
-  return { list: await r.json(), failed: r.headers.get('X-Failed-Indexers') || '' };
+  const r = await api('/api/torrents/search?' + q, { response: true });
+  return { list: r.body, failed: r.headers.get('X-Failed-Indexers') || '' };
 }
 
 // ---- .torrent files ----

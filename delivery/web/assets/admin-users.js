@@ -6,9 +6,9 @@
 // administrator): the tab offers every action and shows the API's answer,
 // success or the error message, never failing silently.
 import { t, addStrings } from './i18n.js';
-import { api, token, ApiError, readable, signIn } from './api.js';
+import { api, readable } from './api.js';
 import { el, toast } from './ui.js';
-import { section, action, pager, field, chip, formatDate } from './admin-kit.js';
+import { section, action, confirmButton, pager, field, chip, formatDate } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -54,45 +54,16 @@ addStrings({
 
 const pageSize = 20;
 
-/**
- * A page of accounts with the X-Total-Count header, which api() does not
- * hand out: fetched with the Authorization header, errors as api()'s.
- */
-async function fetchPage(offset) {
-  let r;
-  try {
-    r = await fetch('/api/admin/users?' + new URLSearchParams({ limit: String(pageSize), offset: String(offset) }),
-      { headers: { Authorization: 'Bearer ' + token() } });
-  } catch {
-    throw new ApiError(0, 'network', t('err.network'));
-  }
-  if (!r.ok) {
-    const e = ((await r.json().catch(() => null)) || {}).error || {};
-    if (r.status === 401) signIn();
-    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  }
-  return { items: await r.json(), total: Number(r.headers.get('X-Total-Count')) || 0 };
-}
+/** A page of accounts and their number (X-Total-Count). */
+const fetchPage = (offset) =>
+  api('/api/admin/users?' + new URLSearchParams({ limit: String(pageSize), offset: String(offset) }), { total: true });
 
 const roleText = (u) => t(u.is_admin ? 'ausr.roleAdmin' : 'ausr.roleUser');
 
-/** The tab's own style sheet, loaded once before the first drawing. */
-function styles() {
-  const href = '/assets/admin-users.css';
-  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el('link', { rel: 'stylesheet', href });
-    link.addEventListener('load', resolve);
-    link.addEventListener('error', resolve); // unstyled is still usable
-    document.head.append(link);
-  });
-}
-
 export default async function mount(root, { user }) {
-  await styles();
   let offset = 0;
   let page = { items: [], total: 0 };
-  // open is the row whose panel shows under it: {id, kind: 'password' | 'code' | 'delete', code}.
+  // open is the row whose panel shows under it: {id, kind: 'password' | 'code', code}.
   let open = null;
   const listBox = el('div', {});
 
@@ -126,7 +97,7 @@ export default async function mount(root, { user }) {
       btn('ausr.newPassword', 'password', () => toggle(u, 'password')),
       btn('ausr.linkCode', 'code', (b) => linkCode(b, u)),
       linked ? btn('ausr.unlink', 'unlink', (b) => unlink(b, u)) : null,
-      btn('ausr.delete', 'delete', () => toggle(u, 'delete'), 'danger'));
+      confirmButton('ausr.delete', t('ausr.deleteAsk', { email: u.email }), () => remove(u), { act: 'delete' }));
     return el('li', { class: 'user-card', dataset: { email: u.email, id: String(u.id) } },
       el('div', { class: 'user-head' }, el('strong', {}, u.name || u.email), me ? chip(t('ausr.you'), 'ok') : null,
         el('span', { class: 'role' }, chip(roleText(u), u.is_admin ? 'ok' : 'muted')),
@@ -152,8 +123,8 @@ export default async function mount(root, { user }) {
     if (input) input.focus();
   }
 
-  // panel is what shows under a row: the new password form, the link
-  // code, or the delete confirmation.
+  // panel is what shows under a row: the new password form or the link
+  // code.
   function panel(u) {
     const close = el('button', { type: 'button', class: 'btn', dataset: { act: 'close' }, onclick: () => { open = null; draw(); } }, t('ausr.close'));
     if (open.kind === 'password') {
@@ -162,7 +133,7 @@ export default async function mount(root, { user }) {
       return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); setPassword(save, u, input.value); } },
         field('ausr.newPassword', input), save, close);
     }
-    if (open.kind === 'code') {
+    {
       const c = open.code;
       return el('div', { class: 'linkcode' },
         el('p', {}, t('ausr.codeFor', { email: u.email })),
@@ -170,10 +141,6 @@ export default async function mount(root, { user }) {
         el('p', { class: 'how' }, t('ausr.codeHow', { code: c.code })),
         el('p', { class: 'note' }, t('ausr.codeUntil', { time: formatDate(c.expires_at) })), close);
     }
-    const yes = el('button', { type: 'button', class: 'btn danger', dataset: { act: 'confirm' } }, t('admin.yes'));
-    yes.addEventListener('click', () => remove(yes, u));
-    return el('div', { class: 'toolbar' }, el('span', {}, t('ausr.deleteAsk', { email: u.email })), yes,
-      el('button', { type: 'button', class: 'btn', onclick: () => { open = null; draw(); } }, t('admin.no')));
   }
 
   async function setRole(b, u) {
@@ -206,10 +173,10 @@ export default async function mount(root, { user }) {
     await load();
   }
 
-  async function remove(b, u) {
-    const ok = await action(b, async () => { await api('/api/admin/users/' + u.id, { method: 'DELETE' }); return true; });
-    if (!ok) return;
-    open = null;
+  // remove runs under the confirmation's action(): a refusal is its toast.
+  async function remove(u) {
+    await api('/api/admin/users/' + u.id, { method: 'DELETE' });
+    if (open && open.id === u.id) open = null;
     toast(t('ausr.deleted', { email: u.email }), 'info');
     await load();
   }
