@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAdminSwitchTabsWhileLoading opens Torrents and picks AI while the
@@ -85,3 +86,43 @@ func TestAdminKitAction(t *testing.T) {
 	assert.Equal(t, map[string]bool{"during": true, "plain": false, "kept": true, "before": true, "failed": false}, got)
 	b.noProblems(t)
 }
+
+// TestAdminOverviewKeepsEventsAndPolls: events that happen while another
+// tab is open are on the Overview when it opens (the panel keeps them),
+// and an unexpected failure of the downloads' poll does not end it.
+func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
+	la := newLibAppEnv(t, nil, nil)
+	la.put(t, map[string]string{"Heat (1995)/Heat.1995.mkv": "heat"})
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { assert.NoError(t, stop()) }()
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	a := openAdmin(t, b, "http://"+addr, la.admin, "plugins")
+	require.Eventually(t, func() bool { return len(a.requests.urls("/api/events")) > 0 }, 10*time.Second, 50*time.Millisecond, "the event stream is asked for")
+	time.Sleep(500 * time.Millisecond) // the server has the stream's subscription
+	la.scan(t)
+
+	// The downloads' first poll meets a network failure, the next ones an
+	// empty list (this server has no torrent client: the page's fetch is
+	// answered in the page).
+	eval[bool](t, a.ctx, `(() => {
+		const f = window.fetch;
+		window.__torrentCalls = 0;
+		window.fetch = (input, init) => {
+			if (String(input).includes('/api/torrents')) {
+				if (window.__torrentCalls++ === 0) return Promise.reject(new TypeError('Failed to fetch'));
+				return Promise.resolve(new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } }));
+			}
+			return f(input, init);
+		};
+		return true })()`)
+	press(t, a.ctx, `#tabs a[data-tab="overview"]`)
+	waitTab(t, a.ctx, "overview")
+	until(t, a.ctx, "the scan that ran under Plugins is among the events",
+		`document.querySelector('#ov-events li[data-event="scan_completed"]') !== null && document.querySelector('#ov-events li[data-event="scan_started"]') !== null`)
+	assert.Contains(t, visibleText(t, a.ctx, `#ov-events li[data-event="scan_completed"]`), "1 added")
+	until(t, a.ctx, "the downloads are asked again 5 s after the failure", `window.__torrentCalls >= 2`)
+	until(t, a.ctx, "the list shows after the failure", `document.getElementById('ov-torrents').textContent.includes('Nothing is downloading')`)
+	a.noFailedRequests(t)
+}
+

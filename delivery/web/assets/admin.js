@@ -21,6 +21,19 @@ const listeners = new Set();
 let current = null;
 let user = null;
 
+// The last library events since the panel opened, newest first, fed by
+// the panel's one stream whatever tab is open: the Overview shows what
+// happened while another tab was on screen. A progress event replaces its
+// predecessor, so a long scan does not push everything else out.
+const recent = [];
+const keepEvents = 50;
+
+function remember(ev) {
+  if ((ev.event === 'scan_progress' || ev.event === 'classify_progress') && recent[0] && recent[0].event === ev.event) recent.shift();
+  recent.unshift(ev);
+  recent.length = Math.min(recent.length, keepEvents);
+}
+
 /** Subscribes fn to library events until the returned function is called. */
 function onEvent(fn) {
   listeners.add(fn);
@@ -56,7 +69,7 @@ async function open(name) {
   panel.dataset.tab = name;
   // The tab's subscriptions end with its signal, whether or not its
   // cleanup remembers them.
-  const ctx = { user, signal: ctl.signal, onEvent: (fn) => {
+  const ctx = { user, signal: ctl.signal, recentEvents: () => recent, onEvent: (fn) => {
     const off = onEvent(fn);
     ctl.signal.addEventListener('abort', off, { once: true });
     return off;
@@ -95,7 +108,7 @@ async function main() {
   }
   document.getElementById('tabs').hidden = false;
   applyI18n();
-  liveEvents((ev) => { for (const fn of listeners) { try { fn(ev); } catch (e) { showError(e); } } });
+  liveEvents((ev) => { remember(ev); for (const fn of listeners) { try { fn(ev); } catch (e) { showError(e); } } });
   addEventListener('hashchange', route);
   // A tab draws its own text: after a language switch it is drawn again.
   onLangChange(() => { if (current) open(current.name); });
