@@ -144,7 +144,10 @@ func TestAdminLibraryTab(t *testing.T) {
 
 	// A scan of the new disk, followed through the events to its end.
 	require.Eventually(t, func() bool { return at.requests.streaming("/api/events") }, roomWait, 50*time.Millisecond, "the panel listens to the events")
-	eval[bool](t, ctx, `(b => { window.scanStates = [b.dataset.state]; new MutationObserver(() => { if (window.scanStates.at(-1) !== b.dataset.state) window.scanStates.push(b.dataset.state); }).observe(b, {attributes: true}); return true })(document.getElementById('scan-box'))`)
+	// Every state the block passes through, also those that one task (two
+	// events in one chunk of the stream) both set and replaced.
+	eval[bool](t, ctx, `(b => { window.scanStates = [b.dataset.state]; const add = (s) => { if (window.scanStates.at(-1) !== s) window.scanStates.push(s); };
+		new MutationObserver((ms) => { for (const m of ms) add(m.oldValue); add(b.dataset.state); }).observe(b, {attributes: true, attributeFilter: ['data-state'], attributeOldValue: true}); return true })(document.getElementById('scan-box'))`)
 	setControl(t, ctx, "#scan-disk", "Disk 2", "change")
 	click(t, ctx, "#scan-start")
 	until(t, ctx, "the scan runs, then its progress bar reaches its end", `window.scanStates.includes('running') && (b => b.dataset.state === 'completed' && (p => p && p.max > 0 && p.value === p.max)(b.querySelector('progress')))(document.getElementById('scan-box'))`)

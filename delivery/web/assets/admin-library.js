@@ -514,9 +514,13 @@ function scanBlock() {
   let st = { state: 'idle' };
   const start = el('button', { type: 'button', class: 'btn primary', id: 'scan-start' }, t('alib.startScan'));
   const cancel = el('button', { type: 'button', class: 'btn', id: 'scan-cancel' }, t('alib.cancelScan'));
+  let events = 0; // scan events seen: the answer to a start may come after them
   start.addEventListener('click', () => action(start, async () => {
+    const before = events;
     await api('/api/media-admin/scan', { method: 'POST', body: disk.value ? { disk: disk.value } : {} });
-    if (st.state !== 'running') draw({ ...st, state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0, current_path: null });
+    // Drawn as running only while no event told more: a short scan may
+    // have started and completed before the 202 arrived.
+    if (events === before && st.state !== 'running') draw({ ...st, state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0, current_path: null });
   }, t('admin.started')));
   cancel.addEventListener('click', () => action(cancel, () => api('/api/media-admin/scan', { method: 'DELETE' }), t('admin.cancelled')));
   const node = section('alib.scan', el('div', { class: 'toolbar' }, disk, start, cancel), box);
@@ -539,6 +543,7 @@ function scanBlock() {
   }
 
   function event(ev) {
+    if (/^scan_/.test(ev.event || '')) events++;
     if (ev.event === 'scan_started') draw({ state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0 });
     else if (ev.event === 'scan_progress') draw({ ...st, state: 'running', files_seen: ev.files_seen, added: ev.added, updated: ev.updated, current_path: ev.current_path });
     else if (ev.event === 'scan_completed') {
