@@ -156,14 +156,32 @@ func TestAdminLibraryTab(t *testing.T) {
 	setControl(t, ctx, "#lib-q", "solaris", "input")
 	until(t, ctx, "the list reads the scan's film", listRows+` === 1 && document.querySelector('#lib-list tbody').innerText.includes('Solaris')`)
 
-	// The audit, its summary and its issues with titles and paths.
+	// The audit, its summary and its issues with titles and paths; while
+	// it runs (its answer held back a moment in the page) a bar moves.
+	eval[bool](t, ctx, `(() => { const f = window.fetch; window.fetch = (input, init) => String(input).endsWith('/api/media-admin/audit')
+		? new Promise((r) => setTimeout(r, 1500)).then(() => f(input, init)) : f(input, init); return true })()`)
 	click(t, ctx, "#audit-run")
+	until(t, ctx, "an indeterminate bar while the audit runs", `(p => p !== null && !p.hasAttribute('value'))(document.querySelector('#audit progress'))`)
 	until(t, ctx, "the audit answered", `document.getElementById('audit-summary') !== null`)
+	assert.Zero(t, eval[int](t, ctx, `document.querySelectorAll('#audit progress').length`), "the bar goes with the answer")
+	// It is still there after a visit to another tab.
+	switchTab(t, ctx, "plugins")
+	switchTab(t, ctx, "library")
+	until(t, ctx, "the audit is kept", `document.getElementById('audit-summary') !== null && document.getElementById('audit').innerText.includes('Gone')`)
 	audit := visibleText(t, ctx, "#audit")
 	assert.Contains(t, audit, "missing file: 1")
 	assert.Contains(t, audit, "Gone")
 	assert.NotContains(t, audit, "null")
 	assert.Contains(t, audit, filepath.Join(sa.root, "Фильмы/Драмы/Gone (2001)/Gone.2001.mkv"))
+
+	// An audit run elsewhere (another administrator through the API)
+	// redraws the block from its event.
+	resp, body := sa.do(t, "POST", "/api/media-admin/audit", sa.admin, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	until(t, ctx, "the audit of another admin is shown", `document.getElementById('audit-elsewhere') !== null`)
+	assert.Contains(t, visibleText(t, ctx, "#audit-summary"), "missing file: 1")
+	click(t, ctx, "#audit-run")
+	until(t, ctx, "this page's own audit lists its issues again", `document.getElementById('audit-elsewhere') === null && document.getElementById('audit').innerText.includes('Gone')`)
 
 	// Duplicate groups.
 	click(t, ctx, "#duplicates-run")

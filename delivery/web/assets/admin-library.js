@@ -49,7 +49,8 @@ addStrings({
     'alib.scanCounts': 'файлов: {seen}, новых: {added}, обновлено: {updated}, пропало: {missing}',
     'alib.scanErrors': 'Не прочитано: {n}', 'alib.finished': 'Закончено: {at}',
     'alib.audit': 'Проверка', 'alib.runAudit': 'Проверить', 'alib.auditDone': 'Проверено записей: {checked}, проблем: {total} ({ms} мс)',
-    'alib.kind': 'Вид', 'alib.detail': 'Подробности',
+    'alib.kind': 'Вид', 'alib.detail': 'Подробности', 'alib.auditRunning': 'Проверка идёт: читаются диски…',
+    'alib.auditElsewhere': 'Проверку запустили в другом месте (другой администратор или чат): список проблем покажет новая проверка.',
     'kind.missing_file': 'нет файла', 'kind.unregistered_file': 'файл не в каталоге', 'kind.incomplete_metadata': 'неполные данные',
     'kind.orphan': 'без родителя', 'kind.duplicate': 'дубликат',
     'alib.duplicates': 'Дубликаты', 'alib.findDuplicates': 'Найти дубликаты', 'alib.groups': 'Групп: {n}',
@@ -84,7 +85,8 @@ addStrings({
     'alib.scanCounts': 'files: {seen}, new: {added}, updated: {updated}, missing: {missing}',
     'alib.scanErrors': 'Unreadable: {n}', 'alib.finished': 'Finished: {at}',
     'alib.audit': 'Audit', 'alib.runAudit': 'Run the audit', 'alib.auditDone': 'Checked {checked} entries, {total} issues ({ms} ms)',
-    'alib.kind': 'Kind', 'alib.detail': 'Detail',
+    'alib.kind': 'Kind', 'alib.detail': 'Detail', 'alib.auditRunning': 'Auditing: reading the disks…',
+    'alib.auditElsewhere': 'This audit ran elsewhere (another administrator or the chat): run one here to list its issues.',
     'kind.missing_file': 'missing file', 'kind.unregistered_file': 'file not catalogued', 'kind.incomplete_metadata': 'incomplete metadata',
     'kind.orphan': 'orphan', 'kind.duplicate': 'duplicate',
     'alib.duplicates': 'Duplicates', 'alib.findDuplicates': 'Find duplicates', 'alib.groups': 'Groups: {n}',
@@ -112,9 +114,11 @@ export default async function mount(root, { user, onEvent }) {
   const scan = scanBlock();
   const cls = classifyBlock();
   const roots = rootsBlock((disks) => { list.setDisks(disks); scan.setDisks(disks); });
-  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, auditBlock(list.open), duplicatesBlock(list.open));
+  const audit = auditBlock(list.open);
+  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, audit.node, duplicatesBlock(list.open));
   stops.push(onEvent((ev) => {
     scan.event(ev);
+    audit.event(ev);
     cls.event(ev);
     if (ev.event === 'scan_completed') { list.reload(); roots.reload(); }
     if (ev.event === 'classify_completed') list.reload();
@@ -620,28 +624,62 @@ function classifyBlock() {
 
 // ---- audit and duplicates ------------------------------------------------
 
+// The last audit outlives a visit to another tab (the module is loaded
+// once): {report, issues: whether its list is known}. An audit that ran
+// elsewhere (another administrator, the chat) arrives as audit_completed
+// with its counts only.
+let lastAudit = null;
+const auditKinds = ['missing_file', 'unregistered_file', 'duplicate', 'incomplete_metadata', 'orphan'];
+
 function auditBlock(open) {
   const out = el('div', { id: 'audit' });
+  let running = false;
   const run = button('alib.runAudit', async () => {
-    const rep = await api('/api/media-admin/audit', { method: 'POST' });
-    show(rep, 0);
+    running = true;
+    // The audit reads the whole disk and answers once: an indeterminate
+    // bar says it is working.
+    out.dataset.state = 'running';
+    fill(out, progress(0, 0, t('alib.auditRunning')));
+    try {
+      lastAudit = { report: await api('/api/media-admin/audit', { method: 'POST' }), issues: true };
+    } finally {
+      running = false;
+      delete out.dataset.state;
+      draw(0);
+    }
   }, { kind: 'primary' });
   run.id = 'audit-run';
 
-  function show(rep, offset) {
-    const page = rep.issues.slice(offset, offset + pageSize);
+  function draw(offset) {
+    if (!lastAudit) { out.replaceChildren(); return; }
+    const rep = lastAudit.report;
     const summary = el('p', { class: 'chips', id: 'audit-summary' }, Object.entries(rep.summary || {}).flatMap(([k, n]) =>
       [chip(t('kind.' + k) + ': ' + formatNumber(n), n ? 'warn' : 'ok'), ' ']));
+    const head = el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) }));
+    if (!lastAudit.issues) {
+      fill(out, head, summary, el('p', { class: 'note', id: 'audit-elsewhere' }, t('alib.auditElsewhere')));
+      return;
+    }
+    const page = rep.issues.slice(offset, offset + pageSize);
     const tbl = table([
       { label: 'alib.kind', cell: (i) => t('kind.' + i.kind) },
       { label: 'alib.title', cell: (i) => i.media_id ? el('button', { type: 'button', class: 'link', onclick: () => open(i.media_id) }, i.title || '#' + i.media_id) : (i.title || '—') },
       { label: 'alib.path', cell: (i) => i.path || '—', class: 'path' },
       { label: 'alib.detail', cell: (i) => i.detail || '' },
     ], page, 'admin.empty');
-    fill(out, el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) })),
-      summary, tbl, rep.issues.length > pageSize ? pager({ total: rep.issues.length, limit: pageSize, offset, onPage: (o) => show(rep, o) }) : null);
+    fill(out, head, summary, tbl, rep.issues.length > pageSize ? pager({ total: rep.issues.length, limit: pageSize, offset, onPage: draw }) : null);
   }
-  return section('alib.audit', el('div', { class: 'toolbar' }, run), out);
+
+  function event(ev) {
+    // This page's own audit answers with its issues; the event is for
+    // one run elsewhere.
+    if (ev.event !== 'audit_completed' || running) return;
+    lastAudit = { report: { total: ev.total, checked: ev.checked, duration_ms: ev.duration_ms,
+      summary: Object.fromEntries(auditKinds.map((k) => [k, ev[k] || 0])) }, issues: false };
+    draw(0);
+  }
+  draw(0);
+  return { node: section('alib.audit', el('div', { class: 'toolbar' }, run), out), event, redraw: () => draw(0) };
 }
 
 function duplicatesBlock(open) {
