@@ -9,7 +9,7 @@ import { t, addStrings, currentLang } from './i18n.js';
 import { api, thumbnail, readable, describe, ApiError } from './api.js';
 import { el, toast, entryTitle } from './ui.js';
 import { connectRoom } from './room.js';
-import { section, table, pager, button, action, progress, get, field, chip, option, select, fill, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, progress, field, chip, option, select, fill, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
 const pageSize = 50;
 const debounceMs = 300;
@@ -685,19 +685,22 @@ function auditBlock(open) {
 function duplicatesBlock(open) {
   const out = el('div', { id: 'duplicates' });
   const groupsPerPage = 20;
-  const run = button('alib.findDuplicates', async () => show(await get('/api/media-admin/duplicates'), 0));
+  // The server pages the groups (X-Total-Count): a page is all it reads.
+  const load = async (offset) => {
+    const { items, total } = await api('/api/media-admin/duplicates?' + new URLSearchParams({ limit: String(groupsPerPage), offset: String(offset) }), { total: true });
+    show(items.groups || [], total, offset);
+  };
+  const run = button('alib.findDuplicates', () => load(0));
   run.id = 'duplicates-run';
 
-  function show(res, offset) {
-    const groups = res.groups || [];
-    const page = groups.slice(offset, offset + groupsPerPage);
-    fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(res.total ?? groups.length) })),
-      groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, page.map((g) => el('li', { class: 'dup-group' },
+  function show(groups, total, offset) {
+    fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(total) })),
+      groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, groups.map((g) => el('li', { class: 'dup-group' },
         chip(t('reason.' + g.reason)), el('ul', {}, g.entries.map((m) => el('li', {},
           el('button', { type: 'button', class: 'link', onclick: () => open(m.id) }, entryTitle(m) + (m.year ? ' (' + m.year + ')' : '')),
           ' ', el('span', { class: 'note mono' }, m.path), m.size ? el('span', { class: 'note' }, ' · ' + formatBytes(m.size)) : null)))))) :
         el('p', { class: 'note' }, t('admin.empty')),
-      groups.length > groupsPerPage ? pager({ total: groups.length, limit: groupsPerPage, offset, onPage: (o) => show(res, o) }) : null);
+      total > groupsPerPage ? pager({ total, limit: groupsPerPage, offset, onPage: (o) => action(null, () => load(o)) }) : null);
   }
   return section('alib.duplicates', el('div', { class: 'toolbar' }, run), out);
 }
