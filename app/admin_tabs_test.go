@@ -195,6 +195,7 @@ func TestAdminTabsLogs(t *testing.T) {
 	until(t, ctx, "the errors of the last day are drawn", `document.querySelectorAll('#alog-hourly rect').length === 24`)
 	last := eval[float64](t, ctx, `Number([...document.querySelectorAll('#alog-hourly rect')].at(-1).getAttribute('height'))`)
 	assert.Greater(t, last, 0.0, "this hour's column shows the error")
+	assert.Empty(t, tab.requests.urls("level=error&since="), "the chart is the statistics' own, no file is read for it")
 	assert.GreaterOrEqual(t, eval[int](t, ctx, `Number(document.querySelector('.stat[data-level="error"] .num').textContent)`), 1)
 
 	eval[bool](t, ctx, `([...document.querySelectorAll('[data-file="mediateka.log"] button')].find(b => b.textContent === 'Analyze').click(), true)`)
