@@ -27,6 +27,8 @@ addStrings({
     'ausr.delete': 'Удалить', 'ausr.deleteAsk': 'Удалить {email}? Его история и отметки просмотра тоже удалятся.',
     'ausr.deleted': '{email} удалён', 'ausr.close': 'Закрыть', 'ausr.notLinked': 'не привязан',
     'ausr.passwordHint': 'Не короче 8 символов',
+    'ausr.demoteSelfAsk': 'Сделать себя пользователем? Вы выйдете и не сможете вернуться в эту панель.',
+    'ausr.passwordSelfAsk': 'Сменить свой пароль? Все ваши сессии, и эта, закроются.',
     'err.cannot_delete_self': 'Нельзя удалить собственную учётную запись — это может сделать другой администратор',
     'err.last_admin': 'Это последний администратор: сначала сделайте администратором кого-то ещё',
     'err.already_exists': 'Такой e-mail уже занят',
@@ -47,6 +49,8 @@ addStrings({
     'ausr.delete': 'Delete', 'ausr.deleteAsk': 'Delete {email}? Their history and watching state go too.',
     'ausr.deleted': '{email} deleted', 'ausr.close': 'Close', 'ausr.notLinked': 'not linked',
     'ausr.passwordHint': 'At least 8 characters',
+    'ausr.demoteSelfAsk': 'Make yourself a user? You are signed out and cannot come back to this panel.',
+    'ausr.passwordSelfAsk': 'Change your own password? All your sessions, this one too, are closed.',
     // The refusals' English texts are the API's own messages (no en key):
     // the panel shows what the server said.
   },
@@ -93,7 +97,11 @@ export default async function mount(root, { user }) {
     const me = u.id === user.id;
     const linked = u.telegram_id !== null && u.telegram_id !== undefined;
     const acts = el('div', { class: 'row-actions' },
-      btn(u.is_admin ? 'ausr.makeUser' : 'ausr.makeAdmin', 'role', (b) => setRole(b, u)),
+      // Demoting yourself ends your own session (and your way into this
+      // panel): it asks first.
+      me && u.is_admin
+        ? confirmButton('ausr.makeUser', t('ausr.demoteSelfAsk'), () => changeRole(u), { kind: '', act: 'role' })
+        : btn(u.is_admin ? 'ausr.makeUser' : 'ausr.makeAdmin', 'role', (b) => action(b, () => changeRole(u))),
       btn('ausr.newPassword', 'password', () => toggle(u, 'password')),
       btn('ausr.linkCode', 'code', (b) => linkCode(b, u)),
       linked ? btn('ausr.unlink', 'unlink', (b) => unlink(b, u)) : null,
@@ -129,8 +137,15 @@ export default async function mount(root, { user }) {
     const close = el('button', { type: 'button', class: 'btn', dataset: { act: 'close' }, onclick: () => { open = null; draw(); } }, t('ausr.close'));
     if (open.kind === 'password') {
       const input = el('input', { type: 'password', name: 'new-password', autocomplete: 'new-password', placeholder: t('ausr.passwordHint') });
-      const save = el('button', { type: 'submit', class: 'btn primary' }, t('ausr.setPassword'));
-      return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); setPassword(save, u, input.value); } },
+      // Your own new password signs you out everywhere, this page too:
+      // it asks first (Enter shows the question as the button does).
+      if (u.id === user.id) {
+        const ask = confirmButton('ausr.setPassword', t('ausr.passwordSelfAsk'), () => changePassword(u, input.value), { kind: 'primary', act: 'password-save' });
+        return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); ask.querySelector('button[data-act]')?.click(); } },
+          field('ausr.newPassword', input), ask, close);
+      }
+      const save = el('button', { type: 'submit', class: 'btn primary', dataset: { act: 'password-save' } }, t('ausr.setPassword'));
+      return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); action(save, () => changePassword(u, input.value)); } },
         field('ausr.newPassword', input), save, close);
     }
     {
@@ -143,17 +158,17 @@ export default async function mount(root, { user }) {
     }
   }
 
-  async function setRole(b, u) {
-    const role = u.is_admin ? 'user' : 'admin';
-    const out = await action(b, () => api('/api/admin/users/' + u.id, { method: 'PATCH', body: { role } }));
-    if (!out) return;
+  // changeRole and changePassword run under action(): a refusal is its
+  // toast. Either ends the account's sessions; for your own, the next
+  // call signs you out.
+  async function changeRole(u) {
+    const out = await api('/api/admin/users/' + u.id, { method: 'PATCH', body: { role: u.is_admin ? 'user' : 'admin' } });
     toast(t('ausr.roleChanged', { email: out.email, role: roleText(out) }), 'info');
     await load();
   }
 
-  async function setPassword(b, u, password) {
-    const out = await action(b, () => api('/api/admin/users/' + u.id, { method: 'PATCH', body: { password } }));
-    if (!out) return;
+  async function changePassword(u, password) {
+    const out = await api('/api/admin/users/' + u.id, { method: 'PATCH', body: { password } });
     open = null;
     toast(t('ausr.passwordChanged', { email: out.email }), 'info');
     await load();
