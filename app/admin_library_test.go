@@ -205,6 +205,9 @@ func TestAdminLibraryTab(t *testing.T) {
 	// A phone: the entry and its edit form fit the screen.
 	setControl(t, ctx, "#lib-q", "dark", "input")
 	until(t, ctx, "the search keeps Dark", fmt.Sprintf(`%s <= 4 && document.querySelector('#lib-list tr[data-id="%d"]') !== null`, listRows, dark))
+	// A series' season and episodes are told apart by their numbers.
+	until(t, ctx, "the rows say which season and episode", `(ts => ts.includes('Dark · Season 1') && ts.includes('Dark · S01E01') && ts.includes('Dark · S01E02'))(
+		[...document.querySelectorAll('#lib-list tbody .title')].map((e) => e.textContent))`)
 	click(t, ctx, fmt.Sprintf(`#lib-list tr[data-id="%d"]`, dark))
 	until(t, ctx, "the entry is open", `document.getElementById('lib-children') !== null`)
 	assert.LessOrEqual(t, eval[int](t, ctx, `document.documentElement.scrollWidth`), 375)

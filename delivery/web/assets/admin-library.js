@@ -161,6 +161,8 @@ function catalogue(user) {
       const { items, total } = await api('/api/media/files?' + query, { total: true, signal: mine.signal });
       if (mine !== ctl) return;
       if (st.offset > 0 && st.offset >= total) { st.offset = Math.max(0, Math.floor((total - 1) / pageSize) * pageSize); return reload(); }
+      await seasonsOf(items, mine.signal);
+      if (mine !== ctl) return;
       draw(items, total);
     } catch (e) {
       if (e.name === 'AbortError') return;
@@ -171,10 +173,32 @@ function catalogue(user) {
     }
   }
 
+  // An episode's row names its season's number, which the list's entry
+  // does not carry (only parent_id): the page's seasons are read once each
+  // and kept while the tab is open. One that cannot be read leaves the
+  // row with the episode's own number.
+  const seasons = new Map(); // id → season entry, or null
+  async function seasonsOf(items, signal) {
+    const ids = [...new Set(items.filter((m) => m.media_type === 'episode' && m.parent_id && !seasons.has(m.parent_id)).map((m) => m.parent_id))];
+    await Promise.all(ids.map((id) => api('/api/media/' + id, { signal }).then((s) => seasons.set(id, s), (e) => { if (e.name !== 'AbortError') seasons.set(id, null); })));
+  }
+
+  // rowTitle tells apart the rows of a series' seasons and episodes,
+  // whose own title is mostly the series' name: "Dark · S01E02".
+  function rowTitle(m) {
+    const base = entryTitle(m);
+    const two = (n) => String(n ?? '?').padStart(2, '0');
+    if (m.media_type === 'season') return base + ' · ' + t('alib.seasonN', { n: m.number ?? '?' });
+    if (m.media_type !== 'episode') return base;
+    const season = seasons.get(m.parent_id);
+    if (season && season.media_type === 'season') return base + ' · S' + two(season.number) + 'E' + two(m.number);
+    return base + ' · ' + t('alib.episodeN', { n: m.number ?? '?' });
+  }
+
   function draw(items, total) {
     count.textContent = t('alib.count', { n: formatNumber(total) });
     const tbl = table([
-      { label: 'alib.title', cell: (m) => el('span', { class: 'title' }, entryTitle(m)) },
+      { label: 'alib.title', cell: (m) => el('span', { class: 'title' }, rowTitle(m)) },
       { label: 'alib.year', cell: (m) => m.year ? String(m.year) : '—', class: 'num' },
       { label: 'alib.type', cell: (m) => t('type.' + m.media_type) },
       { label: 'alib.category', cell: (m) => categoryName(m.main_category), class: 'hide-sm' },
