@@ -86,14 +86,18 @@ func TestAdminLibraryTab(t *testing.T) {
 	until(t, ctx, "the entry shows its seasons and episodes", `(c => c && c.innerText.includes('Season 1') && c.querySelectorAll('ul ul li').length === 2)(document.getElementById('lib-children'))`)
 	until(t, ctx, "the entry shows its thumbnail", `(i => i && !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0)(document.querySelector('#lib-entry img.thumb'))`)
 	entry := visibleText(t, ctx, "#lib-entry .kv")
+	for _, f := range []string{"Path", "Disk", "Seasons", "Edited by hand", "Added"} {
+		assert.Contains(t, entry, f, "every field is shown, by its name in words")
+	}
 	for _, f := range []string{"path", "disk_name", "num_of_seasons", "edited_fields", "created_at"} {
-		assert.Contains(t, entry, f, "every field is shown")
+		assert.True(t, eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('#lib-entry dt[data-field=%q]') !== null`, f)), "the field %s is shown", f)
 	}
 	screenshot(t, ctx, shots, "admin-library-entry-1024-dark-en")
 
 	// Edit: a year out of range is refused by its field; then a title saved.
 	click(t, ctx, "#lib-edit")
 	until(t, ctx, "the edit form is open", `document.getElementById('lib-edit-form') !== null`)
+	assert.Empty(t, eval[[]any](t, ctx, `[...document.querySelectorAll('#lib-edit-form label.field > span:first-child')].map((s) => s.firstChild.textContent.trim()).filter((s) => /^[a-z_]+$/.test(s))`), "raw field names in the form")
 	setControl(t, ctx, "#edit-year", "1500", "input")
 	setControl(t, ctx, "#edit-title_ru", "Тьма", "input")
 	click(t, ctx, "#edit-save")
@@ -109,7 +113,7 @@ func TestAdminLibraryTab(t *testing.T) {
 	_, body = sa.do(t, "GET", fmt.Sprintf("/api/media/%d", dark), sa.admin, nil)
 	assert.Equal(t, "Тьма", body["title_ru"])
 	assert.Equal(t, []any{"title_ru"}, body["edited_fields"], "only the changed field is sent, and so marked as edited")
-	until(t, ctx, "the page marks the field as edited", `[...document.querySelectorAll('#lib-entry dt')].some(d => d.textContent.startsWith('title_ru') && d.querySelector('.edited-mark'))`)
+	until(t, ctx, "the page marks the field as edited", `[...document.querySelectorAll('#lib-entry dt')].some(d => d.dataset.field === 'title_ru' && d.textContent.startsWith('Russian title') && d.querySelector('.edited-mark'))`)
 
 	// Play in a room: first with nobody to play, then to a player.
 	setControl(t, ctx, "#lib-type", "", "change")
@@ -210,6 +214,9 @@ func TestAdminLibraryTab(t *testing.T) {
 		[...document.querySelectorAll('#lib-list tbody .title')].map((e) => e.textContent))`)
 	click(t, ctx, fmt.Sprintf(`#lib-list tr[data-id="%d"]`, dark))
 	until(t, ctx, "the entry is open", `document.getElementById('lib-children') !== null`)
+	// Every field by its name in words, none by its key.
+	assert.Empty(t, eval[[]any](t, ctx, `[...document.querySelectorAll('#lib-entry dt')].map((d) => d.textContent.replace('✎', '').trim()).filter((s) => /^[a-z_]+$/.test(s))`), "raw field names in the details")
+	assert.Equal(t, "Why watch it", eval[string](t, ctx, `document.querySelector('#lib-entry dt[data-field="why_watch"]')?.firstChild.textContent`))
 	assert.LessOrEqual(t, eval[int](t, ctx, `document.documentElement.scrollWidth`), 375)
 	screenshot(t, ctx, shots, "admin-library-entry-375-light-en")
 	click(t, ctx, "#lib-edit")

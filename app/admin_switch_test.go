@@ -79,11 +79,12 @@ func TestAdminKitAction(t *testing.T) {
 		before.disabled = true;
 		await k.action(before, async () => {});
 		await k.action(failed, async () => { throw new Error('no'); });
-		window.__action = { during, plain: plain.disabled, kept: kept.disabled, before: before.disabled, failed: failed.disabled };
+		window.__action = { during, plain: plain.disabled, kept: kept.disabled, before: before.disabled, failed: failed.disabled,
+			eta: k.formatETA(93784) === '1 d 2 h' && k.formatETA(3725) === '1 h 2 min' && k.formatETA(65) === '1 min 5 s' };
 	}), true`)
 	until(t, a.ctx, "the actions ended", `!!window.__action`)
 	got := eval[map[string]bool](t, a.ctx, `window.__action`)
-	assert.Equal(t, map[string]bool{"during": true, "plain": false, "kept": true, "before": true, "failed": false}, got)
+	assert.Equal(t, map[string]bool{"during": true, "plain": false, "kept": true, "before": true, "failed": false, "eta": true}, got)
 	b.noProblems(t)
 }
 
@@ -111,7 +112,8 @@ func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
 		window.fetch = (input, init) => {
 			if (String(input).includes('/api/torrents')) {
 				if (window.__torrentCalls++ === 0) return Promise.reject(new TypeError('Failed to fetch'));
-				return Promise.resolve(new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } }));
+				return Promise.resolve(new Response(JSON.stringify([{ hash: 'abc', name: 'Heat.1995.1080p', state: 'MissingFiles', client_state: 'missingFiles',
+					progress: 0.5, size: 1000 }]), { status: 200, headers: { 'Content-Type': 'application/json' } }));
 			}
 			return f(input, init);
 		};
@@ -122,7 +124,9 @@ func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
 		`document.querySelector('#ov-events li[data-event="scan_completed"]') !== null && document.querySelector('#ov-events li[data-event="scan_started"]') !== null`)
 	assert.Contains(t, visibleText(t, a.ctx, `#ov-events li[data-event="scan_completed"]`), "1 added")
 	until(t, a.ctx, "the downloads are asked again 5 s after the failure", `window.__torrentCalls >= 2`)
-	until(t, a.ctx, "the list shows after the failure", `document.getElementById('ov-torrents').textContent.includes('Nothing is downloading')`)
+	until(t, a.ctx, "the list shows after the failure", `document.getElementById('ov-torrents').textContent.includes('Heat.1995.1080p')`)
+	// The state in words, as the Torrents tab says it.
+	assert.Equal(t, "Missing files", visibleText(t, a.ctx, `#ov-torrents .state[data-state="MissingFiles"]`))
 	a.noFailedRequests(t)
 }
 

@@ -3,7 +3,7 @@
 // charts drawn as SVG by this code, and the one live stream of library
 // events. Text is always set as text, never as HTML: titles, paths and
 // log lines come from disks and people.
-import { t, currentLang } from './i18n.js';
+import { t, has, currentLang } from './i18n.js';
 import { api, token, readable } from './api.js';
 import { el, toast } from './ui.js';
 
@@ -223,6 +223,36 @@ export function get(path, query = {}) {
 
 /** A labelled form control. */
 export const field = (labelKey, control) => el('label', { class: 'field' }, el('span', {}, t(labelKey)), control);
+
+/** The label of an entry's field (field.* of strings-admin.js), else its name. */
+export const fieldLabel = (name) => (has('field.' + name) ? t('field.' + name) : name);
+
+// How each torrent state (API.md §5) looks as a chip.
+const torrentKind = {
+  Downloading: 'ok', Seeding: 'ok', Completed: 'ok', Stalled: 'warn', Paused: 'muted', Queued: 'muted',
+  Checking: 'warn', Moving: 'warn', Metadata: 'warn', MissingFiles: 'err', Error: 'err',
+};
+
+/**
+ * A torrent's state as a chip in the page's language (the client's own
+ * word as its tooltip): the Overview and the Torrents tab show the same.
+ */
+export function torrentStateChip(x) {
+  const c = chip(has('tstate.' + x.state) ? t('tstate.' + x.state) : x.state || '—', torrentKind[x.state] || 'muted');
+  if (x.client_state) c.title = x.client_state;
+  c.dataset.state = x.state || '';
+  return c;
+}
+
+/** Seconds left as "2 d 3 h", "1 h 5 min", "4 min 10 s" in the page's language. */
+export function formatETA(s) {
+  if (s === null || s === undefined || s < 0) return '—';
+  const u = (k, n) => t('unit.' + k, { n: formatNumber(n) });
+  if (s >= 86400) return u('d', Math.floor(s / 86400)) + ' ' + u('h', Math.floor((s % 86400) / 3600));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? u('h', h) + ' ' + u('m', m) : u('m', m) + ' ' + u('s', Math.floor(s % 60));
+}
 
 /** A status chip: kind ok, warn, err or muted. */
 export const chip = (text, kind = 'muted') => el('span', { class: 'state ' + kind }, text);

@@ -9,7 +9,7 @@ import { t, addStrings, currentLang } from './i18n.js';
 import { api, thumbnail, readable, describe, ApiError } from './api.js';
 import { el, toast, entryTitle } from './ui.js';
 import { connectRoom } from './room.js';
-import { section, table, pager, button, action, progress, field, chip, option, select, fill, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, progress, field, chip, option, select, fill, fieldLabel, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
 const pageSize = 50;
 const debounceMs = 300;
@@ -276,7 +276,7 @@ function entryView(e, { open, user, onEdit, onClose }) {
   if (e.status === 'ok') thumbnail(e.id).then((u) => { if (u) { img.src = u; img.hidden = false; } });
   const keys = [...fieldOrder, ...Object.keys(e).filter((k) => !fieldOrder.includes(k) && k !== 'children' && k !== 'user_state')];
   const kv = el('dl', { class: 'kv' }, keys.filter((k) => k in e).flatMap((k) => [
-    el('dt', {}, k, edited.has(k) ? el('span', { class: 'edited-mark', title: t('alib.edited') }, ' ✎') : null),
+    el('dt', { title: k, dataset: { field: k } }, fieldLabel(k), edited.has(k) ? el('span', { class: 'edited-mark', title: t('alib.edited') }, ' ✎') : null),
     el('dd', { dataset: { field: k }, class: k === 'path' ? 'mono' : '' }, showValue(k, e[k]))]));
   const playable = (e.media_type === 'movie' || e.media_type === 'episode' || e.media_type === 'season' && e.episode_scan_skipped === 1) && e.status === 'ok';
   const actions = el('div', { class: 'row-actions' },
@@ -414,7 +414,7 @@ function editForm(e, { onSaved, onCancel }) {
     errors[key] = el('span', { class: 'field-error', id: 'err-' + key, hidden: true });
     const hint = { list: 'alib.listHint', rating: 'alib.ratingHint', ints: 'alib.intsHint' }[kind];
     return el('label', { class: 'field' + (edited.has(key) ? ' edited' : '') },
-      el('span', {}, key, edited.has(key) ? el('span', { class: 'edited-mark' }, ' ✎ ' + t('alib.edited')) : null, hint ? ' (' + t(hint) + ')' : ''),
+      el('span', { title: key }, fieldLabel(key), edited.has(key) ? el('span', { class: 'edited-mark' }, ' ✎ ' + t('alib.edited')) : null, hint ? ' (' + t(hint) + ')' : ''),
       c, errors[key]);
   });
   const formError = el('p', { class: 'note error', hidden: true });

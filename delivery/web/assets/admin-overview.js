@@ -5,7 +5,7 @@
 // fails says so and leaves the others drawn.
 import { t, addStrings, currentLang } from './i18n.js';
 import { el, showError } from './ui.js';
-import { section, table, get, barChart, progress, chip, formatBytes, formatNumber, formatDate } from './admin-kit.js';
+import { section, table, get, barChart, progress, chip, torrentStateChip, formatBytes, formatNumber, formatDate } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -128,7 +128,7 @@ async function drawTorrents(box) {
   const busy = list.filter((x) => x.progress < 1 || !['Seeding', 'Completed'].includes(x.state));
   box.replaceChildren(busy.length ? table([
     { label: 'ov.name', cell: (x) => x.name },
-    { label: 'ov.state', cell: (x) => chip(x.state, x.state === 'Error' || x.state === 'MissingFiles' ? 'err' : x.state === 'Downloading' ? 'ok' : 'muted') },
+    { label: 'ov.state', cell: torrentStateChip },
     { label: 'ov.progress', cell: (x) => progress(x.progress * 1000, 1000, Math.round(x.progress * 100) + '% · ' + formatBytes(x.size)) },
   ], busy) : el('p', { class: 'note' }, t('ov.noTorrents')));
   return true;
