@@ -653,21 +653,23 @@ function classifyBlock() {
 // elsewhere (another administrator, the chat) arrives as audit_completed
 // with its counts only.
 let lastAudit = null;
+let ownAudits = 0; // audits this page ran whose event has not come yet
 const auditKinds = ['missing_file', 'unregistered_file', 'duplicate', 'incomplete_metadata', 'orphan'];
 
 function auditBlock(open) {
   const out = el('div', { id: 'audit' });
-  let running = false;
   const run = button('alib.runAudit', async () => {
-    running = true;
     // The audit reads the whole disk and answers once: an indeterminate
     // bar says it is working.
     out.dataset.state = 'running';
     fill(out, progress(0, 0, t('alib.auditRunning')));
+    ownAudits++;
     try {
       lastAudit = { report: await api('/api/media-admin/audit', { method: 'POST' }), issues: true };
+    } catch (e) {
+      if (e.status >= 400) ownAudits--; // refused (one is running): no event of its own
+      throw e;
     } finally {
-      running = false;
       delete out.dataset.state;
       draw(0);
     }
@@ -695,9 +697,10 @@ function auditBlock(open) {
   }
 
   function event(ev) {
-    // This page's own audit answers with its issues; the event is for
-    // one run elsewhere.
-    if (ev.event !== 'audit_completed' || running) return;
+    if (ev.event !== 'audit_completed') return;
+    // The event of this page's own audit, before or after its answer (even
+    // after a visit to another tab), is not news.
+    if (ownAudits > 0) { ownAudits--; return; }
     lastAudit = { report: { total: ev.total, checked: ev.checked, duration_ms: ev.duration_ms,
       summary: Object.fromEntries(auditKinds.map((k) => [k, ev[k] || 0])) }, issues: false };
     draw(0);
