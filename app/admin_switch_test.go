@@ -4,8 +4,11 @@ package app
 // there, and nothing of it shows under the next tab.
 
 import (
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,3 +133,57 @@ func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
 	a.noFailedRequests(t)
 }
 
+// TestAdminLanguageSwitchKeepsTheTab: a language switch relabels the
+// Library tab in place — the search typed, its results, the entry open
+// and an edit under way stay — and a tab that draws its own words (Users)
+// is drawn again in the new language unless something is typed there.
+func TestAdminLanguageSwitchKeepsTheTab(t *testing.T) {
+	la := newLibAppEnv(t, nil, nil)
+	la.put(t, map[string]string{"Heat (1995)/Heat.1995.mkv": "heat", "Brat (1997)/Brat.1997.mkv": "brat"})
+	la.scan(t)
+	heat := la.idOf(t, "Heat (1995)/Heat.1995.mkv")
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { assert.NoError(t, stop()) }()
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	a := openAdmin(t, b, "http://"+addr, la.admin, "library")
+	ctx := a.ctx
+	eval[any](t, ctx, `localStorage.setItem('mediateka_lang', 'en')`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Reload()))
+	waitTab(t, ctx, "library")
+
+	setValue(t, ctx, "#lib-q", "heat")
+	until(t, ctx, "the search finds Heat", fmt.Sprintf(`document.querySelectorAll('#lib-list tbody tr').length === 1 && document.querySelector('#lib-list tr[data-id="%d"]') !== null`, heat))
+	click(t, ctx, fmt.Sprintf(`#lib-list tr[data-id="%d"]`, heat))
+	until(t, ctx, "the entry is open", `document.querySelector('#lib-entry dt[data-field="why_watch"]') !== null`)
+	press(t, ctx, "#lang")
+	until(t, ctx, "the page is in Russian", `document.documentElement.lang === 'ru'`)
+	assert.Equal(t, "heat", eval[string](t, ctx, `document.getElementById('lib-q').value`), "the search stays")
+	assert.Equal(t, "Поиск по названию", eval[string](t, ctx, `document.getElementById('lib-q').placeholder`))
+	assert.Equal(t, 1, eval[int](t, ctx, `document.querySelectorAll('#lib-list tbody tr').length`), "the results stay")
+	assert.Contains(t, visibleText(t, ctx, "#lib-list thead"), "Название", "relabelled")
+	assert.Equal(t, "Почему стоит смотреть", eval[string](t, ctx, `document.querySelector('#lib-entry dt[data-field="why_watch"]').firstChild.textContent`), "the entry stays, in Russian")
+	assert.Equal(t, "Каталог", eval[string](t, ctx, `document.querySelector('.block h2').textContent`))
+
+	// An edit under way keeps what was typed.
+	click(t, ctx, "#lib-edit")
+	until(t, ctx, "the edit form is open", `document.getElementById('lib-edit-form') !== null`)
+	setValue(t, ctx, "#edit-title_ru", "Схватка")
+	press(t, ctx, "#lang")
+	until(t, ctx, "the page is in English", `document.documentElement.lang === 'en'`)
+	assert.Equal(t, "Схватка", eval[string](t, ctx, `document.getElementById('edit-title_ru').value`), "the edit stays")
+	assert.Equal(t, "heat", eval[string](t, ctx, `document.getElementById('lib-q').value`))
+
+	// Users draws its own words: drawn again, but not over a typed form.
+	switchTab(t, ctx, "users")
+	until(t, ctx, "the accounts are listed", `document.querySelector('.user-card') !== null`)
+	setValue(t, ctx, "#user-add input[name=email]", "someone@example.org")
+	press(t, ctx, "#lang")
+	until(t, ctx, "the page is in Russian", `document.documentElement.lang === 'ru'`)
+	assert.Equal(t, "someone@example.org", eval[string](t, ctx, `document.querySelector('#user-add input[name=email]').value`), "typed input is not lost")
+	setValue(t, ctx, "#user-add input[name=email]", "")
+	press(t, ctx, "#lang")
+	until(t, ctx, "a clean Users tab is drawn again in English", `document.documentElement.lang === 'en' && document.querySelector('.user-card button[data-act=password]')?.textContent === 'New password'`)
+	a.noFailedRequests(t)
+	b.noProblems(t)
+}

@@ -19,7 +19,8 @@ export function svg(tag, attrs = {}, ...children) {
 
 /** A titled block of a tab; titleKey is an i18n key. */
 export function section(titleKey, ...children) {
-  return el('section', { class: 'block' }, el('h2', {}, t(titleKey)), ...children);
+  // data-i18n: a language switch relabels it in place (applyI18n).
+  return el('section', { class: 'block' }, el('h2', { dataset: { i18n: titleKey } }, t(titleKey)), ...children);
 }
 
 /** Bytes as people read them: 1.2 GB / 1,2 ГБ. */
@@ -103,7 +104,7 @@ export const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filt
 
 /** A button with an i18n label that runs action(fn). */
 export function button(labelKey, fn, { okKey, kind = '' } = {}) {
-  const b = el('button', { type: 'button', class: 'btn ' + kind }, t(labelKey));
+  const b = el('button', { type: 'button', class: 'btn ' + kind, dataset: { i18n: labelKey } }, t(labelKey));
   b.addEventListener('click', () => action(b, fn, okKey ? t(okKey) : undefined));
   return b;
 }
@@ -113,7 +114,7 @@ export function button(labelKey, fn, { okKey, kind = '' } = {}) {
  * An empty list shows emptyKey's text in one row.
  */
 export function table(columns, rows, emptyKey = 'admin.empty') {
-  const head = el('tr', {}, columns.map((c) => el('th', { class: c.class || '' }, c.label ? t(c.label) : '')));
+  const head = el('tr', {}, columns.map((c) => el('th', { class: c.class || '', dataset: c.label ? { i18n: c.label } : {} }, c.label ? t(c.label) : '')));
   const body = rows.length
     ? rows.map((r) => el('tr', {}, columns.map((c) => el('td', { class: c.class || '' }, c.cell(r)))))
     : [el('tr', {}, el('td', { colspan: String(columns.length), class: 'empty' }, t(emptyKey)))];
@@ -222,7 +223,7 @@ export function get(path, query = {}) {
 }
 
 /** A labelled form control. */
-export const field = (labelKey, control) => el('label', { class: 'field' }, el('span', {}, t(labelKey)), control);
+export const field = (labelKey, control) => el('label', { class: 'field' }, el('span', { dataset: { i18n: labelKey } }, t(labelKey)), control);
 
 /** The label of an entry's field (field.* of strings-admin.js), else its name. */
 export const fieldLabel = (name) => (has('field.' + name) ? t('field.' + name) : name);

@@ -107,7 +107,7 @@ const categoryName = (slug) => {
 };
 const statusChip = (s) => chip(t('status.' + s), s === 'ok' ? 'ok' : 'err');
 
-export default async function mount(root, { user, onEvent }) {
+export default async function mount(root, { user, onEvent, onLangChange }) {
   root.classList.add('alib');
   const stops = [];
   const list = catalogue(user);
@@ -115,7 +115,11 @@ export default async function mount(root, { user, onEvent }) {
   const cls = classifyBlock();
   const roots = rootsBlock((disks) => { list.setDisks(disks); scan.setDisks(disks); });
   const audit = auditBlock(list.open);
-  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, audit.node, duplicatesBlock(list.open));
+  const dups = duplicatesBlock(list.open);
+  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, audit.node, dups.node);
+  // A language switch redraws the words of each part from what it holds:
+  // the search, the page of results, the open entry, the reports stay.
+  onLangChange?.(() => { list.relabel(); scan.relabel(); cls.relabel(); roots.relabel(); audit.redraw(); dups.relabel(); });
   stops.push(onEvent((ev) => {
     scan.event(ev);
     audit.event(ev);
@@ -133,12 +137,29 @@ function catalogue(user) {
   const st = { q: '', type: '', category: '', disk: '', status: '', offset: 0, disks: [] };
   let ctl = null;
   let timer = 0;
-  const q = el('input', { id: 'lib-q', type: 'search', placeholder: t('alib.search'), 'aria-label': t('alib.search'), autocomplete: 'off' });
-  const typeSel = select('lib-type', [['', t('alib.anyType')], ...types.map((x) => [x, t('type.' + x)])], '', t('alib.type'));
-  const catSel = select('lib-category', [['', t('alib.anyCategory')], ...categories.map((c) => [c[0], categoryName(c[0])]),
-    ['uncategorized', t('alib.uncategorized')]], '', t('alib.category'));
-  const diskSel = select('lib-disk', [['', t('alib.anyDisk')]], '', t('alib.disk'));
-  const statusSel = select('lib-status', [['', t('alib.anyStatus')], ['ok', t('alib.onlyOk')], ['missing', t('alib.onlyMissing')]], '', t('alib.status'));
+  const q = el('input', { id: 'lib-q', type: 'search', autocomplete: 'off' });
+  const typeSel = el('select', { id: 'lib-type' });
+  const catSel = el('select', { id: 'lib-category' });
+  const diskSel = el('select', { id: 'lib-disk' });
+  const statusSel = el('select', { id: 'lib-status' });
+  // The filters' words, drawn again after a language switch with the
+  // choices kept.
+  function labelFilters() {
+    q.placeholder = t('alib.search');
+    q.setAttribute('aria-label', t('alib.search'));
+    const redo = (sel, label, items) => {
+      const keep = sel.value;
+      sel.setAttribute('aria-label', label);
+      sel.replaceChildren(...items.map(([v, txt]) => option(v, txt, keep)));
+    };
+    redo(typeSel, t('alib.type'), [['', t('alib.anyType')], ...types.map((x) => [x, t('type.' + x)])]);
+    redo(catSel, t('alib.category'), [['', t('alib.anyCategory')], ...categories.map((c) => [c[0], categoryName(c[0])]), ['uncategorized', t('alib.uncategorized')]]);
+    redo(diskSel, t('alib.disk'), [['', t('alib.anyDisk')], ...st.disks.map((d) => [d, d])]);
+    redo(statusSel, t('alib.status'), [['', t('alib.anyStatus')], ['ok', t('alib.onlyOk')], ['missing', t('alib.onlyMissing')]]);
+  }
+  labelFilters();
+  let shown = null; // the page on screen: {items, total}
+  let entry = null; // the entry open (not being edited), or null
   const count = el('p', { id: 'lib-count', class: 'note' });
   const area = el('div', { id: 'lib-list' });
   const details = el('div', { id: 'lib-entry', class: 'entry', hidden: true });
@@ -196,6 +217,7 @@ function catalogue(user) {
   }
 
   function draw(items, total) {
+    shown = { items, total };
     count.textContent = t('alib.count', { n: formatNumber(total) });
     const tbl = table([
       { label: 'alib.title', cell: (m) => el('span', { class: 'title' }, rowTitle(m)) },
@@ -232,17 +254,26 @@ function catalogue(user) {
   }
 
   function showEntry(e) {
-    details.replaceChildren(entryView(e, { open, user, onEdit: () => details.replaceChildren(editForm(e, {
-      onSaved: (updated) => { open(updated.id); reload(); }, onCancel: () => showEntry(e) })), onClose: () => { details.hidden = true; details.replaceChildren(); } }));
+    entry = e;
+    details.replaceChildren(entryView(e, { open, user, onEdit: () => { entry = null; details.replaceChildren(editForm(e, {
+      onSaved: (updated) => { open(updated.id); reload(); }, onCancel: () => showEntry(e) })); },
+    onClose: () => { entry = null; details.hidden = true; details.replaceChildren(); } }));
+  }
+
+  // relabel redraws the words: the filters, the page and the entry as
+  // they are (an edit form keeps what is typed in it, labels and all).
+  function relabel() {
+    labelFilters();
+    if (shown) draw(shown.items, shown.total);
+    if (entry && !details.hidden) showEntry(entry);
   }
 
   function setDisks(disks) {
     st.disks = disks;
-    const keep = diskSel.value;
-    diskSel.replaceChildren(option('', t('alib.anyDisk'), keep), ...disks.map((d) => option(d, d, keep)));
+    labelFilters();
   }
 
-  return { node, reload, open, setDisks, stop: () => { clearTimeout(timer); if (ctl) ctl.abort(); } };
+  return { node, reload, open, setDisks, relabel, stop: () => { clearTimeout(timer); if (ctl) ctl.abort(); } };
 }
 
 // Every stored field of an entry, in the order of API.md §3.
@@ -531,7 +562,7 @@ function rootsBlock(onDisks) {
   async function reload() {
     try { shown(await api('/api/media-admin/roots')); } catch (e) { area.replaceChildren(el('p', { class: 'note error' }, readable(e))); toast(readable(e)); }
   }
-  return { node, reload };
+  return { node, reload, relabel: () => { for (const r of rows) { r.pathIn.setAttribute('aria-label', t('alib.path')); r.diskIn.setAttribute('aria-label', t('alib.disk')); } draw(); } };
 }
 
 // ---- scan ----------------------------------------------------------------
@@ -589,7 +620,8 @@ function scanBlock() {
     disk.replaceChildren(option('', t('alib.allDisks'), keep), ...disks.map((d) => option(d, d, keep)));
   }
   draw(st);
-  return { node, reload, event, setDisks };
+  const relabel = () => { setDisks([...disk.options].slice(1).map((o) => o.value)); draw(st); };
+  return { node, reload, event, setDisks, relabel };
 }
 
 // ---- classification ------------------------------------------------------
@@ -643,7 +675,7 @@ function classifyBlock() {
     try { draw(await api('/api/media-admin/classify/status')); } catch (e) { box.replaceChildren(el('p', { class: 'note error' }, readable(e))); toast(readable(e)); }
   }
   draw(st);
-  return { node, reload, event };
+  return { node, reload, event, relabel: () => draw(st) };
 }
 
 // ---- audit and duplicates ------------------------------------------------
@@ -717,10 +749,12 @@ function duplicatesBlock(open) {
     const { items, total } = await api('/api/media-admin/duplicates?' + new URLSearchParams({ limit: String(groupsPerPage), offset: String(offset) }), { total: true });
     show(items.groups || [], total, offset);
   };
+  let last = null; // the page shown: [groups, total, offset]
   const run = button('alib.findDuplicates', () => load(0));
   run.id = 'duplicates-run';
 
   function show(groups, total, offset) {
+    last = [groups, total, offset];
     fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(total) })),
       groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, groups.map((g) => el('li', { class: 'dup-group' },
         chip(t('reason.' + g.reason)), el('ul', {}, g.entries.map((m) => el('li', {},
@@ -729,5 +763,5 @@ function duplicatesBlock(open) {
         el('p', { class: 'note' }, t('admin.empty')),
       total > groupsPerPage ? pager({ total, limit: groupsPerPage, offset, onPage: (o) => action(null, () => load(o)) }) : null);
   }
-  return section('alib.duplicates', el('div', { class: 'toolbar' }, run), out);
+  return { node: section('alib.duplicates', el('div', { class: 'toolbar' }, run), out), relabel: () => { if (last) show(...last); } };
 }

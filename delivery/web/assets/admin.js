@@ -60,7 +60,7 @@ async function open(name) {
   leave();
   const ctl = new AbortController();
   const node = el('div', { class: 'tab-body', dataset: { tab: name } }, el('p', { class: 'note' }, t('lib.loading')));
-  const mine = { name, node, ctl, cleanup: null };
+  const mine = { name, node, ctl, cleanup: null, relabel: new Set() };
   current = mine;
   for (const a of document.querySelectorAll('#tabs a')) {
     if (a.dataset.tab === name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
@@ -69,7 +69,7 @@ async function open(name) {
   panel.dataset.tab = name;
   // The tab's subscriptions end with its signal, whether or not its
   // cleanup remembers them.
-  const ctx = { user, signal: ctl.signal, recentEvents: () => recent, onEvent: (fn) => {
+  const ctx = { user, signal: ctl.signal, recentEvents: () => recent, onLangChange: (fn) => mine.relabel.add(fn), onEvent: (fn) => {
     const off = onEvent(fn);
     ctl.signal.addEventListener('abort', off, { once: true });
     return off;
@@ -88,6 +88,32 @@ async function open(name) {
     node.replaceChildren(el('p', { class: 'note error' }, t('admin.tabFailed')));
     showError(e);
   }
+}
+
+// dirty says whether a text field or a box under node holds something
+// other than its initial value: a form being filled in, a search typed.
+function dirty(node) {
+  for (const c of node.querySelectorAll('input, textarea')) {
+    if (c.type === 'checkbox' || c.type === 'radio' ? c.checked !== c.defaultChecked : c.type !== 'file' && c.value !== c.defaultValue) return true;
+  }
+  return false;
+}
+
+// relabel follows a language switch without losing the tab's state:
+// what the kit drew is marked (data-i18n) and relabelled in place, and a
+// tab that asked (ctx.onLangChange) redraws its own words (its lists, its
+// entry). A tab that did not ask is opened again, unless something is
+// being filled in there: unsaved input outweighs labels in the old
+// language until the next visit.
+function relabel() {
+  const tab = current;
+  if (!tab) return;
+  if (tab.relabel.size || dirty(tab.node)) {
+    applyI18n(tab.node);
+    for (const fn of tab.relabel) { try { fn(); } catch (e) { showError(e); } }
+    return;
+  }
+  open(tab.name);
 }
 
 function route() { open(location.hash.slice(1) || 'overview'); }
@@ -110,8 +136,7 @@ async function main() {
   applyI18n();
   liveEvents((ev) => { remember(ev); for (const fn of listeners) { try { fn(ev); } catch (e) { showError(e); } } });
   addEventListener('hashchange', route);
-  // A tab draws its own text: after a language switch it is drawn again.
-  onLangChange(() => { if (current) open(current.name); });
+  onLangChange(relabel);
   route();
 }
 
