@@ -19,10 +19,14 @@ type adminTab struct {
 }
 
 // openAdmin opens /admin#tab signed in with token and waits until the tab
-// has drawn itself (its module loaded and its first content shown).
+// has drawn itself (its module loaded and its first content shown). The
+// test fails at its end for any script error, console error or refused
+// load (a CSP violation is a console error of the Log domain) of the page,
+// whether or not the test asks b.noProblems itself.
 func openAdmin(t *testing.T, b *pageBrowser, base, token, tab string) adminTab {
 	t.Helper()
 	ctx := b.tab(t, "admin-"+tab)
+	t.Cleanup(func() { b.noProblems(t) })
 	rl := recordRequests(t, ctx)
 	openSignedIn(t, ctx, base, token, "/admin#"+tab)
 	waitTab(t, ctx, tab)

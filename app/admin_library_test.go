@@ -86,14 +86,18 @@ func TestAdminLibraryTab(t *testing.T) {
 	until(t, ctx, "the entry shows its seasons and episodes", `(c => c && c.innerText.includes('Season 1') && c.querySelectorAll('ul ul li').length === 2)(document.getElementById('lib-children'))`)
 	until(t, ctx, "the entry shows its thumbnail", `(i => i && !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0)(document.querySelector('#lib-entry img.thumb'))`)
 	entry := visibleText(t, ctx, "#lib-entry .kv")
+	for _, f := range []string{"Path", "Disk", "Seasons", "Edited by hand", "Added"} {
+		assert.Contains(t, entry, f, "every field is shown, by its name in words")
+	}
 	for _, f := range []string{"path", "disk_name", "num_of_seasons", "edited_fields", "created_at"} {
-		assert.Contains(t, entry, f, "every field is shown")
+		assert.True(t, eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('#lib-entry dt[data-field=%q]') !== null`, f)), "the field %s is shown", f)
 	}
 	screenshot(t, ctx, shots, "admin-library-entry-1024-dark-en")
 
 	// Edit: a year out of range is refused by its field; then a title saved.
 	click(t, ctx, "#lib-edit")
 	until(t, ctx, "the edit form is open", `document.getElementById('lib-edit-form') !== null`)
+	assert.Empty(t, eval[[]any](t, ctx, `[...document.querySelectorAll('#lib-edit-form label.field > span:first-child')].map((s) => s.firstChild.textContent.trim()).filter((s) => /^[a-z_]+$/.test(s))`), "raw field names in the form")
 	setControl(t, ctx, "#edit-year", "1500", "input")
 	setControl(t, ctx, "#edit-title_ru", "Тьма", "input")
 	click(t, ctx, "#edit-save")
@@ -109,7 +113,7 @@ func TestAdminLibraryTab(t *testing.T) {
 	_, body = sa.do(t, "GET", fmt.Sprintf("/api/media/%d", dark), sa.admin, nil)
 	assert.Equal(t, "Тьма", body["title_ru"])
 	assert.Equal(t, []any{"title_ru"}, body["edited_fields"], "only the changed field is sent, and so marked as edited")
-	until(t, ctx, "the page marks the field as edited", `[...document.querySelectorAll('#lib-entry dt')].some(d => d.textContent.startsWith('title_ru') && d.querySelector('.edited-mark'))`)
+	until(t, ctx, "the page marks the field as edited", `[...document.querySelectorAll('#lib-entry dt')].some(d => d.dataset.field === 'title_ru' && d.textContent.startsWith('Russian title') && d.querySelector('.edited-mark'))`)
 
 	// Play in a room: first with nobody to play, then to a player.
 	setControl(t, ctx, "#lib-type", "", "change")
@@ -144,7 +148,10 @@ func TestAdminLibraryTab(t *testing.T) {
 
 	// A scan of the new disk, followed through the events to its end.
 	require.Eventually(t, func() bool { return at.requests.streaming("/api/events") }, roomWait, 50*time.Millisecond, "the panel listens to the events")
-	eval[bool](t, ctx, `(b => { window.scanStates = [b.dataset.state]; new MutationObserver(() => { if (window.scanStates.at(-1) !== b.dataset.state) window.scanStates.push(b.dataset.state); }).observe(b, {attributes: true}); return true })(document.getElementById('scan-box'))`)
+	// Every state the block passes through, also those that one task (two
+	// events in one chunk of the stream) both set and replaced.
+	eval[bool](t, ctx, `(b => { window.scanStates = [b.dataset.state]; const add = (s) => { if (window.scanStates.at(-1) !== s) window.scanStates.push(s); };
+		new MutationObserver((ms) => { for (const m of ms) add(m.oldValue); add(b.dataset.state); }).observe(b, {attributes: true, attributeFilter: ['data-state'], attributeOldValue: true}); return true })(document.getElementById('scan-box'))`)
 	setControl(t, ctx, "#scan-disk", "Disk 2", "change")
 	click(t, ctx, "#scan-start")
 	until(t, ctx, "the scan runs, then its progress bar reaches its end", `window.scanStates.includes('running') && (b => b.dataset.state === 'completed' && (p => p && p.max > 0 && p.value === p.max)(b.querySelector('progress')))(document.getElementById('scan-box'))`)
@@ -153,14 +160,32 @@ func TestAdminLibraryTab(t *testing.T) {
 	setControl(t, ctx, "#lib-q", "solaris", "input")
 	until(t, ctx, "the list reads the scan's film", listRows+` === 1 && document.querySelector('#lib-list tbody').innerText.includes('Solaris')`)
 
-	// The audit, its summary and its issues with titles and paths.
+	// The audit, its summary and its issues with titles and paths; while
+	// it runs (its answer held back a moment in the page) a bar moves.
+	eval[bool](t, ctx, `(() => { const f = window.fetch; window.fetch = (input, init) => String(input).endsWith('/api/media-admin/audit')
+		? new Promise((r) => setTimeout(r, 1500)).then(() => f(input, init)) : f(input, init); return true })()`)
 	click(t, ctx, "#audit-run")
+	until(t, ctx, "an indeterminate bar while the audit runs", `(p => p !== null && !p.hasAttribute('value'))(document.querySelector('#audit progress'))`)
 	until(t, ctx, "the audit answered", `document.getElementById('audit-summary') !== null`)
+	assert.Zero(t, eval[int](t, ctx, `document.querySelectorAll('#audit progress').length`), "the bar goes with the answer")
+	// It is still there after a visit to another tab.
+	switchTab(t, ctx, "plugins")
+	switchTab(t, ctx, "library")
+	until(t, ctx, "the audit is kept", `document.getElementById('audit-summary') !== null && document.getElementById('audit').innerText.includes('Gone')`)
 	audit := visibleText(t, ctx, "#audit")
 	assert.Contains(t, audit, "missing file: 1")
 	assert.Contains(t, audit, "Gone")
 	assert.NotContains(t, audit, "null")
 	assert.Contains(t, audit, filepath.Join(sa.root, "Фильмы/Драмы/Gone (2001)/Gone.2001.mkv"))
+
+	// An audit run elsewhere (another administrator through the API)
+	// redraws the block from its event.
+	resp, body := sa.do(t, "POST", "/api/media-admin/audit", sa.admin, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	until(t, ctx, "the audit of another admin is shown", `document.getElementById('audit-elsewhere') !== null`)
+	assert.Contains(t, visibleText(t, ctx, "#audit-summary"), "missing file: 1")
+	click(t, ctx, "#audit-run")
+	until(t, ctx, "this page's own audit lists its issues again", `document.getElementById('audit-elsewhere') === null && document.getElementById('audit').innerText.includes('Gone')`)
 
 	// Duplicate groups.
 	click(t, ctx, "#duplicates-run")
@@ -184,8 +209,14 @@ func TestAdminLibraryTab(t *testing.T) {
 	// A phone: the entry and its edit form fit the screen.
 	setControl(t, ctx, "#lib-q", "dark", "input")
 	until(t, ctx, "the search keeps Dark", fmt.Sprintf(`%s <= 4 && document.querySelector('#lib-list tr[data-id="%d"]') !== null`, listRows, dark))
+	// A series' season and episodes are told apart by their numbers.
+	until(t, ctx, "the rows say which season and episode", `(ts => ts.includes('Dark · Season 1') && ts.includes('Dark · S01E01') && ts.includes('Dark · S01E02'))(
+		[...document.querySelectorAll('#lib-list tbody .title')].map((e) => e.textContent))`)
 	click(t, ctx, fmt.Sprintf(`#lib-list tr[data-id="%d"]`, dark))
 	until(t, ctx, "the entry is open", `document.getElementById('lib-children') !== null`)
+	// Every field by its name in words, none by its key.
+	assert.Empty(t, eval[[]any](t, ctx, `[...document.querySelectorAll('#lib-entry dt')].map((d) => d.textContent.replace('✎', '').trim()).filter((s) => /^[a-z_]+$/.test(s))`), "raw field names in the details")
+	assert.Equal(t, "Why watch it", eval[string](t, ctx, `document.querySelector('#lib-entry dt[data-field="why_watch"]')?.firstChild.textContent`))
 	assert.LessOrEqual(t, eval[int](t, ctx, `document.documentElement.scrollWidth`), 375)
 	screenshot(t, ctx, shots, "admin-library-entry-375-light-en")
 	click(t, ctx, "#lib-edit")

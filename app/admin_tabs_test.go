@@ -195,6 +195,7 @@ func TestAdminTabsLogs(t *testing.T) {
 	until(t, ctx, "the errors of the last day are drawn", `document.querySelectorAll('#alog-hourly rect').length === 24`)
 	last := eval[float64](t, ctx, `Number([...document.querySelectorAll('#alog-hourly rect')].at(-1).getAttribute('height'))`)
 	assert.Greater(t, last, 0.0, "this hour's column shows the error")
+	assert.Empty(t, tab.requests.urls("level=error&since="), "the chart is the statistics' own, no file is read for it")
 	assert.GreaterOrEqual(t, eval[int](t, ctx, `Number(document.querySelector('.stat[data-level="error"] .num').textContent)`), 1)
 
 	eval[bool](t, ctx, `([...document.querySelectorAll('[data-file="mediateka.log"] button')].find(b => b.textContent === 'Analyze').click(), true)`)
@@ -280,7 +281,17 @@ func TestAdminTabsSpeech(t *testing.T) {
 	until(t, ctx, "and told", fmt.Sprintf(`[...document.querySelectorAll('#toasts .toast.error')].some(e => e.textContent === %q)`, downMsg))
 	assert.True(t, eval[bool](t, ctx, audio+`.paused`), "nothing plays")
 
+	// A text over 5000 characters: the tab's own words under the button,
+	// while the page's shared err.text_too_long (read aloud's) stays.
+	pick(t, ctx, "#atts-engine", "espeak")
+	eval[bool](t, ctx, `(e => { e.removeAttribute('maxlength'); e.value = 'a'.repeat(5001); return true })(document.getElementById('atts-text'))`)
+	click(t, ctx, "#atts-play")
+	until(t, ctx, "the tab's words for a text too long", `document.getElementById('atts-status').textContent === 'The text is over 5000 characters'`)
+	eval[bool](t, ctx, `import('/assets/i18n.js').then((i) => { window.__tooLong = i.t('err.text_too_long'); }), true`)
+	until(t, ctx, "the shared string is read", `window.__tooLong !== undefined`)
+	assert.Equal(t, "The text is over 5000 characters: too long to read aloud", eval[string](t, ctx, `window.__tooLong`), "the global string is not overridden")
+
 	adminShots(t, ctx, dir, "speech", "admin-speech")
-	tab.noFailedRequests(t, "engine=google")
+	tab.noFailedRequests(t, "engine=google", "text=aaaa")
 	b.noProblems(t)
 }

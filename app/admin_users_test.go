@@ -128,9 +128,9 @@ func TestAdminUsersTab(t *testing.T) {
 
 	// Delete them, after a confirmation.
 	click(t, ctx, row+` button[data-act=delete]`)
-	until(t, ctx, "the confirmation shows", `document.querySelector('.user-panel[data-panel=delete]') !== null`)
-	assert.Contains(t, visibleText(t, ctx, ".user-panel"), "Delete newbie@example.org?")
-	click(t, ctx, `.user-panel button[data-act=confirm]`)
+	until(t, ctx, "the confirmation shows", fmt.Sprintf(`document.querySelector(%q) !== null`, row+` .confirm button[data-confirm=yes]`))
+	assert.Contains(t, visibleText(t, ctx, row+" .confirm"), "Delete newbie@example.org?")
+	click(t, ctx, row+` .confirm button[data-confirm=yes]`)
 	until(t, ctx, "the row is gone", fmt.Sprintf(`document.querySelector(%q) === null`, row))
 	untilToast(t, ctx, "newbie@example.org deleted")
 	status, body := api.object(t, "PATCH", path, admin, map[string]string{"name": "x"})
@@ -141,12 +141,26 @@ func TestAdminUsersTab(t *testing.T) {
 	// Deleting yourself: the API's refusal, word for word.
 	self := fmt.Sprintf(`.user-card[data-id="%d"]`, adminID)
 	click(t, ctx, self+` button[data-act=delete]`)
-	until(t, ctx, "the confirmation shows", `document.querySelector('.user-panel[data-panel=delete]') !== null`)
-	click(t, ctx, `.user-panel button[data-act=confirm]`)
+	until(t, ctx, "the confirmation shows", fmt.Sprintf(`document.querySelector(%q) !== null`, self+` .confirm button[data-confirm=yes]`))
+	click(t, ctx, self+` .confirm button[data-confirm=yes]`)
 	status, body = api.object(t, "DELETE", fmt.Sprintf("/api/admin/users/%d", adminID), admin, nil)
 	require.Equal(t, 409, status)
 	untilToast(t, ctx, body["error"].(map[string]any)["message"].(string))
 	assert.NotNil(t, eval[any](t, ctx, fmt.Sprintf(`document.querySelector(%q)`, self)), "still listed")
+
+	// Demoting yourself or setting your own password signs you out: each
+	// asks first, and No changes nothing.
+	click(t, ctx, self+` button[data-act=role]`)
+	until(t, ctx, "demoting yourself asks", fmt.Sprintf(`document.querySelector(%q)?.closest('.confirm')?.innerText.includes('Make yourself a user?')`, self+` button[data-confirm=no]`))
+	click(t, ctx, self+` button[data-confirm=no]`)
+	click(t, ctx, self+` button[data-act=password]`)
+	until(t, ctx, "the password form opens", fmt.Sprintf(`document.querySelector(%q) !== null`, self+` .user-panel[data-panel=password] input`))
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(self+` .user-panel input[name=new-password]`), "admin-new-password")))
+	eval[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).requestSubmit(), true)`, self+` .user-panel form`))
+	until(t, ctx, "your own password asks", fmt.Sprintf(`document.querySelector(%q)?.innerText.includes('Change your own password?')`, self+` .user-panel .confirm`))
+	click(t, ctx, self+` .user-panel button[data-confirm=no]`)
+	_, me = ta.do(t, "GET", "/api/auth/me", admin, nil)
+	assert.Equal(t, true, me["is_admin"], "still an administrator, still signed in")
 
 	tab.noFailedRequests(t, fmt.Sprintf("409 %s/api/admin/users/%d", base, adminID), fmt.Sprintf("400 %s/api/admin/users", base))
 	b.noProblems(t)

@@ -100,6 +100,39 @@ func TestAuditAndDuplicatesThroughTheAPI(t *testing.T) {
 	assert.Equal(t, 2, reasons["same_title_year"], "The Matrix (1999) as two files")
 	assert.Equal(t, 2, reasons["same_content"], "two files with the same bytes")
 	assert.EqualValues(t, len(body["groups"].([]any)), body["total"])
+	assert.Equal(t, "2", resp.Header.Get("X-Total-Count"), "the number of groups")
+	// An entry of a group is what tells the copies apart, not the whole
+	// record.
+	entry := body["groups"].([]any)[0].(map[string]any)["entries"].([]any)[0].(map[string]any)
+	assert.ElementsMatch(t, []string{"id", "title", "title_ru", "title_orig", "year", "media_type", "status", "disk_name", "path", "size"},
+		keysOf(entry))
+
+	// Pages: one group each, in the same order, the count whatever the page.
+	var paged []any
+	for offset := range 3 {
+		resp, body = la.do(t, "GET", fmt.Sprintf("/api/media-admin/duplicates?limit=1&offset=%d", offset), la.admin, nil)
+		require.Equal(t, 200, resp.StatusCode, "%v", body)
+		assert.Equal(t, "2", resp.Header.Get("X-Total-Count"))
+		assert.EqualValues(t, 2, body["total"])
+		paged = append(paged, body["groups"].([]any)...)
+	}
+	require.Len(t, paged, 2, "two pages of one, then an empty one")
+	assert.Equal(t, "same_title_year", paged[0].(map[string]any)["reason"])
+	assert.Equal(t, "same_content", paged[1].(map[string]any)["reason"])
+	for q, field := range map[string]string{"limit=0": "limit", "limit=501": "limit", "limit=x": "limit", "offset=-1": "offset"} {
+		resp, body = la.do(t, "GET", "/api/media-admin/duplicates?"+q, la.admin, nil)
+		assert.Equal(t, 400, resp.StatusCode, q)
+		assert.Equal(t, "invalid_input", errCode(body), q)
+		assert.Contains(t, body["error"].(map[string]any)["fields"], field, q)
+	}
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func TestOddFileNamesThroughTheAPI(t *testing.T) {

@@ -320,4 +320,21 @@ func TestLogsReportsNewestFirstAndStats(t *testing.T) {
 	assert.EqualValues(t, len(warned)-1, byLevel["warn"], "the same warnings as the read")
 	assert.Positive(t, byLevel["info"], "the start-up and the requests")
 	assert.Positive(t, body["total_size_bytes"])
+	// The one error, in the hour under way: the last of 24, oldest first.
+	perHour := body["errors_per_hour"].(map[string]any)
+	hours, counts := perHour["hours"].([]any), perHour["counts"].([]any)
+	require.Len(t, hours, 24)
+	require.Len(t, counts, 24)
+	last, err := time.Parse(time.RFC3339, hours[23].(string))
+	require.NoError(t, err)
+	first, err := time.Parse(time.RFC3339, hours[0].(string))
+	require.NoError(t, err)
+	assert.Equal(t, 23*time.Hour, last.Sub(first))
+	assert.Equal(t, time.Now().UTC().Truncate(time.Hour), last)
+	assert.EqualValues(t, 1, counts[23])
+	sum := 0.0
+	for _, n := range counts {
+		sum += n.(float64)
+	}
+	assert.EqualValues(t, 1, sum)
 }

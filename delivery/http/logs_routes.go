@@ -183,6 +183,11 @@ func (s *Server) logStats(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	hours := make([]string, len(st.ErrorsPerHour.Hours))
+	for i, h := range st.ErrorsPerHour.Hours {
+		hours[i] = h.UTC().Format(time.RFC3339)
+	}
 	return c.JSON(fiber.Map{"total_size_bytes": st.TotalSizeBytes, "file_count": st.FileCount,
-		"report_count": st.ReportCount, "by_level": st.ByLevel, "errors_last_24h": st.ErrorsLast24h})
+		"report_count": st.ReportCount, "by_level": st.ByLevel, "errors_last_24h": st.ErrorsLast24h,
+		"errors_per_hour": fiber.Map{"hours": hours, "counts": st.ErrorsPerHour.Counts}})
 }

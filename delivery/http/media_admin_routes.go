@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -19,7 +20,7 @@ type Library interface {
 	ListRoots(ctx context.Context) ([]library.RootInfo, error)
 	SetRoots(ctx context.Context, roots []domain.Root) ([]library.RootInfo, error)
 	Audit(ctx context.Context) (library.AuditReport, error)
-	Duplicates(ctx context.Context) ([]library.DuplicateGroup, error)
+	DuplicatesPaged(ctx context.Context, limit, offset int) (library.DuplicatesPage, error)
 	Edit(ctx context.Context, id int64, p library.Patch) (domain.Media, error)
 	Overview(ctx context.Context) (library.Overview, error)
 }
@@ -120,20 +121,75 @@ func (s *Server) audit(c *fiber.Ctx) error {
 }
 
 type duplicateGroupDTO struct {
-	Reason  string     `json:"reason"`
-	Entries []mediaDTO `json:"entries"`
+	Reason  string              `json:"reason"`
+	Entries []duplicateEntryDTO `json:"entries"`
 }
 
+// duplicateEntryDTO is what a duplicate group shows of a record: enough
+// to tell the copies apart and open one, not its whole description.
+type duplicateEntryDTO struct {
+	ID        int64   `json:"id"`
+	Title     string  `json:"title"`
+	TitleRU   *string `json:"title_ru"`
+	TitleOrig *string `json:"title_orig"`
+	Year      *int    `json:"year"`
+	MediaType string  `json:"media_type"`
+	Status    string  `json:"status"`
+	DiskName  *string `json:"disk_name"`
+	Path      string  `json:"path"`
+	Size      *int64  `json:"size"`
+}
+
+func toDuplicateEntryDTO(m domain.Media) duplicateEntryDTO {
+	orNull := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	d := duplicateEntryDTO{ID: m.ID, Title: m.Title, TitleRU: orNull(m.TitleRu), TitleOrig: orNull(m.TitleOrig), Year: m.Year,
+		MediaType: m.MediaType, Status: m.Status, DiskName: orNull(m.DiskName), Path: m.Path}
+	if m.Size > 0 {
+		d.Size = &m.Size
+	}
+	return d
+}
+
+// duplicatesPageSize is the page of /duplicates without a limit.
+const duplicatesPageSize = 50
+
+// duplicates answers a page of the duplicate groups (limit, offset; 50 by
+// default) with the number of groups in X-Total-Count and "total".
 func (s *Server) duplicates(c *fiber.Ctx) error {
-	groups, err := s.deps.Library.Duplicates(c.UserContext())
+	limit, err := optionalInt(c, "limit")
 	if err != nil {
 		return err
 	}
-	out := make([]duplicateGroupDTO, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, duplicateGroupDTO{Reason: g.Reason, Entries: toMediaDTOs(g.Entries)})
+	offset, err := optionalInt(c, "offset")
+	if err != nil {
+		return err
 	}
-	return c.JSON(fiber.Map{"groups": out, "total": len(out)})
+	if limit == nil {
+		limit = new(int)
+		*limit = duplicatesPageSize
+	}
+	if offset == nil {
+		offset = new(int)
+	}
+	page, err := s.deps.Library.DuplicatesPaged(c.UserContext(), *limit, *offset)
+	if err != nil {
+		return err
+	}
+	out := make([]duplicateGroupDTO, 0, len(page.Groups))
+	for _, g := range page.Groups {
+		entries := make([]duplicateEntryDTO, 0, len(g.Entries))
+		for _, m := range g.Entries {
+			entries = append(entries, toDuplicateEntryDTO(m))
+		}
+		out = append(out, duplicateGroupDTO{Reason: g.Reason, Entries: entries})
+	}
+	c.Set("X-Total-Count", strconv.Itoa(page.Total))
+	return c.JSON(fiber.Map{"groups": out, "total": page.Total})
 }
 
 func (s *Server) mediaEdit(c *fiber.Ctx) error {

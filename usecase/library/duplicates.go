@@ -56,6 +56,49 @@ func (s *Service) Duplicates(ctx context.Context) ([]DuplicateGroup, error) {
 	return out, nil
 }
 
+// MaxDuplicatesPage is the most groups one page of DuplicatesPage holds.
+const MaxDuplicatesPage = 500
+
+// DuplicatesPage is one page of the duplicate groups and how many groups
+// there are in all.
+type DuplicatesPage struct {
+	Groups []DuplicateGroup
+	Total  int
+}
+
+// DuplicatesPaged lists limit groups from offset, in the order of
+// Duplicates: only the page's records are read, so a library with many
+// groups costs the grouping and one page, not every record of every
+// group. A group whose records went between the grouping and the read is
+// left out of its page.
+func (s *Service) DuplicatesPaged(ctx context.Context, limit, offset int) (DuplicatesPage, error) {
+	if limit < 1 || limit > MaxDuplicatesPage {
+		return DuplicatesPage{}, domain.ErrInvalid("invalid query parameter",
+			map[string]string{"limit": "must be between 1 and " + strconv.Itoa(MaxDuplicatesPage)})
+	}
+	if offset < 0 {
+		return DuplicatesPage{}, domain.ErrInvalid("invalid query parameter", map[string]string{"offset": "must not be negative"})
+	}
+	groups, err := s.duplicateGroups(ctx)
+	if err != nil {
+		return DuplicatesPage{}, err
+	}
+	page := DuplicatesPage{Total: len(groups), Groups: []DuplicateGroup{}}
+	if offset >= len(groups) {
+		return page, nil
+	}
+	for _, g := range groups[offset:min(offset+limit, len(groups))] {
+		entries, err := s.store.ByIDs(ctx, g.ids)
+		if err != nil {
+			return DuplicatesPage{}, fmt.Errorf("load duplicates: %w", err)
+		}
+		if len(entries) > 1 {
+			page.Groups = append(page.Groups, DuplicateGroup{Reason: g.reason, Entries: entries})
+		}
+	}
+	return page, nil
+}
+
 func (s *Service) duplicateGroups(ctx context.Context) ([]idGroup, error) {
 	byTitle, err := s.titleGroups(ctx)
 	if err != nil {

@@ -158,6 +158,39 @@ func TestStatsCountTheLastDay(t *testing.T) {
 	assert.Equal(t, 2, st.FileCount)
 	assert.Equal(t, 0, st.ReportCount)
 	assert.Positive(t, st.TotalSizeBytes)
+	assertHourly(t, st.ErrorsPerHour, map[time.Time]int{mustTime(t, recent).Truncate(time.Hour): 1})
+}
+
+// assertHourly checks 24 whole UTC hours, oldest first and the last the
+// one under way, with want's counts and 0 elsewhere.
+func assertHourly(t *testing.T, h logs.HourlyCounts, want map[time.Time]int) {
+	t.Helper()
+	for i, start := range h.Hours {
+		assert.Equal(t, time.UTC, start.Location())
+		assert.Equal(t, start.Truncate(time.Hour), start, "a whole hour")
+		if i > 0 {
+			assert.Equal(t, h.Hours[i-1].Add(time.Hour), start, "hour after hour")
+		}
+		assert.Equal(t, want[start], h.Counts[i], "errors of %s", start)
+	}
+	last := h.Hours[len(h.Hours)-1]
+	assert.WithinRange(t, time.Now(), last, last.Add(time.Hour+time.Minute), "the last is the hour under way")
+	sum := 0
+	for _, n := range want {
+		sum += n
+	}
+	total := 0
+	for _, n := range h.Counts {
+		total += n
+	}
+	assert.Equal(t, sum, total)
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	require.NoError(t, err)
+	return v.UTC()
 }
 
 // TestReadMasksSecretsInsideLists: a line the logger did not write (or
@@ -320,4 +353,6 @@ func TestFiltersAndStatsOnACompressedBackup(t *testing.T) {
 	assert.Equal(t, map[string]int{"debug": 0, "info": 3, "warn": 0, "error": 2}, st.ByLevel, "the last 24 h of the .gz")
 	assert.Equal(t, 2, st.ErrorsLast24h)
 	assert.Equal(t, 1, st.FileCount)
+	// m6 (4 h ago) and m9 (1 h ago) in their hours; m0 and m3 are older.
+	assertHourly(t, st.ErrorsPerHour, map[time.Time]int{now.Add(-4 * time.Hour).Truncate(time.Hour): 1, now.Add(-time.Hour).Truncate(time.Hour): 1})
 }

@@ -20,6 +20,26 @@ type Stats struct {
 	// info, warn, error; always all four).
 	ByLevel       map[string]int
 	ErrorsLast24h int
+	// ErrorsPerHour counts the error records of each of the last 24 whole
+	// hours, oldest first, the last being the hour under way: the chart of
+	// the admin panel, counted in the same pass as ByLevel.
+	ErrorsPerHour HourlyCounts
+}
+
+// HourlyCounts are 24 counts; Hours[i] (UTC) starts the hour of Counts[i].
+type HourlyCounts struct {
+	Hours  [24]time.Time
+	Counts [24]int
+}
+
+// add counts a record at t when it falls in one of the hours.
+func (h *HourlyCounts) add(t time.Time) {
+	if t.Before(h.Hours[0]) {
+		return
+	}
+	if i := int(t.Sub(h.Hours[0]) / time.Hour); i < len(h.Counts) {
+		h.Counts[i]++
+	}
 }
 
 // statsWindow is how far back Stats counts levels.
@@ -38,13 +58,18 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	st := Stats{FileCount: len(files), ReportCount: len(reports), ByLevel: map[string]int{"debug": 0, "info": 0, "warn": 0, "error": 0}}
-	since := s.opt.Now().Add(-statsWindow)
+	now := s.opt.Now()
+	since := now.Add(-statsWindow)
+	first := now.UTC().Truncate(time.Hour).Add(-23 * time.Hour)
+	for i := range st.ErrorsPerHour.Hours {
+		st.ErrorsPerHour.Hours[i] = first.Add(time.Duration(i) * time.Hour)
+	}
 	for _, f := range files {
 		st.TotalSizeBytes += f.Size
 		if f.Modified.Before(since) {
 			continue
 		}
-		if err := s.countLevels(f.Name, since, st.ByLevel); err != nil {
+		if err := s.countLevels(f.Name, since, st.ByLevel, &st.ErrorsPerHour); err != nil {
 			var de *domain.Error
 			if errors.As(err, &de) && de.Kind == domain.KindNotFound {
 				continue // rotated away meanwhile
@@ -56,8 +81,9 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	return st, nil
 }
 
-// countLevels adds the records of name timed at or after since.
-func (s *Service) countLevels(name string, since time.Time, by map[string]int) error {
+// countLevels adds the records of name timed at or after since, and its
+// errors to their hours.
+func (s *Service) countLevels(name string, since time.Time, by map[string]int, hourly *HourlyCounts) error {
 	add := func(line []byte) (older bool) {
 		t, lvl, ok := timeLevel(line)
 		if !ok || t.IsZero() {
@@ -68,6 +94,9 @@ func (s *Service) countLevels(name string, since time.Time, by map[string]int) e
 		}
 		if b := bucket(lvl); b != "other" {
 			by[b]++
+			if b == "error" {
+				hourly.add(t)
+			}
 		}
 		return false
 	}

@@ -7,7 +7,7 @@
 import { t, addStrings } from './i18n.js';
 import { el, toast } from './ui.js';
 import { api } from './api.js';
-import { section, table, get, action, progress, chip, field, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, get, action, confirmButton, progress, chip, field, formatDate, formatNumber } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -40,26 +40,6 @@ addStrings({
 
 const statusKind = { active: 'ok', exhausted: 'warn', rejected: 'err', disabled: 'muted' };
 const keyURL = (name) => '/api/keys/' + encodeURIComponent(name);
-
-/**
- * A button that asks first: the first click turns it into "question? Yes
- * No" in place; Yes runs fn as action() does.
- */
-function confirmButton(labelKey, question, fn, { kind = 'danger', id } = {}) {
-  const wrap = el('span', { class: 'confirm' });
-  const start = el('button', { type: 'button', class: 'btn ' + kind, id }, t(labelKey));
-  const ask = () => {
-    const yes = el('button', { type: 'button', class: 'btn danger', dataset: { confirm: 'yes' } }, t('admin.yes'));
-    const no = el('button', { type: 'button', class: 'btn', dataset: { confirm: 'no' } }, t('admin.no'));
-    no.addEventListener('click', () => wrap.replaceChildren(start));
-    yes.addEventListener('click', async () => { no.disabled = true; await action(yes, fn); if (wrap.isConnected) wrap.replaceChildren(start); });
-    wrap.replaceChildren(el('span', { class: 'note' }, question), yes, no);
-    yes.focus();
-  };
-  start.addEventListener('click', ask);
-  wrap.append(start);
-  return wrap;
-}
 
 function drawModel(box, si) {
   box.replaceChildren(el('dl', { class: 'kv', id: 'ai-model' },

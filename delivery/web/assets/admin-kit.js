@@ -3,7 +3,7 @@
 // charts drawn as SVG by this code, and the one live stream of library
 // events. Text is always set as text, never as HTML: titles, paths and
 // log lines come from disks and people.
-import { t, currentLang } from './i18n.js';
+import { t, has, currentLang } from './i18n.js';
 import { api, token, readable } from './api.js';
 import { el, toast } from './ui.js';
 
@@ -19,7 +19,8 @@ export function svg(tag, attrs = {}, ...children) {
 
 /** A titled block of a tab; titleKey is an i18n key. */
 export function section(titleKey, ...children) {
-  return el('section', { class: 'block' }, el('h2', {}, t(titleKey)), ...children);
+  // data-i18n: a language switch relabels it in place (applyI18n).
+  return el('section', { class: 'block' }, el('h2', { dataset: { i18n: titleKey } }, t(titleKey)), ...children);
 }
 
 /** Bytes as people read them: 1.2 GB / 1,2 ГБ. */
@@ -45,11 +46,18 @@ export function formatDate(iso) {
  * Runs fn for a button: the button is disabled meanwhile, success shows
  * okText (when given) and failure the API's message, so nothing fails
  * silently. Resolves to fn's result, or undefined when it failed.
+ *
+ * The button is enabled again only when action() was what disabled it (a
+ * button already disabled stays so) and fn did not call keep(): fn gets
+ * {keep}, for a button that must stay disabled after its action (a build
+ * or a classification it started is running; an applied plan).
  */
 export async function action(button, fn, okText) {
-  if (button) button.disabled = true;
+  const mine = !!button && !button.disabled;
+  let kept = false;
+  if (mine) button.disabled = true;
   try {
-    const out = await fn();
+    const out = await fn({ keep: () => { kept = true; } });
     if (okText) toast(okText, 'info');
     return out;
   } catch (err) {
@@ -57,13 +65,46 @@ export async function action(button, fn, okText) {
     toast(readable(err));
     return undefined;
   } finally {
-    if (button) button.disabled = false;
+    if (mine && !kept) button.disabled = false;
   }
 }
 
+/**
+ * A button that asks first: a click shows "question  Yes  No" in its
+ * place (no confirm() dialog); Yes runs fn as action() does, then the
+ * button comes back. Options: kind (the button's look), id, act (its
+ * data-act), okText (the toast of a success).
+ */
+export function confirmButton(labelKey, question, fn, { kind = 'danger', id, act, okText } = {}) {
+  const wrap = el('span', { class: 'confirm' });
+  const start = el('button', { type: 'button', class: 'btn ' + kind, id, dataset: act ? { act } : {} }, t(labelKey));
+  const idle = () => wrap.replaceChildren(start);
+  start.addEventListener('click', () => {
+    const yes = el('button', { type: 'button', class: 'btn danger confirm-yes', dataset: { confirm: 'yes' } }, t('admin.yes'));
+    const no = el('button', { type: 'button', class: 'btn confirm-no', dataset: { confirm: 'no' }, onclick: idle }, t('admin.no'));
+    yes.addEventListener('click', async () => { no.disabled = true; await action(yes, fn, okText); idle(); });
+    wrap.replaceChildren(el('span', { class: 'note' }, typeof question === 'function' ? question() : question), yes, no);
+    yes.focus();
+  });
+  wrap.append(start);
+  return wrap;
+}
+
+/** An <option>; selected when value is the chosen one. */
+export const option = (value, text, selected) => el('option', { value, selected: value === selected }, text);
+
+/** A <select> of [value, text] pairs with an accessible name. */
+export const select = (id, items, value, label) => el('select', { id, 'aria-label': label }, items.map(([v, txt]) => option(v, txt, value)));
+
+/**
+ * Replaces node's children, skipping the absent ones (the DOM's own
+ * replaceChildren would write null as text).
+ */
+export const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
+
 /** A button with an i18n label that runs action(fn). */
 export function button(labelKey, fn, { okKey, kind = '' } = {}) {
-  const b = el('button', { type: 'button', class: 'btn ' + kind }, t(labelKey));
+  const b = el('button', { type: 'button', class: 'btn ' + kind, dataset: { i18n: labelKey } }, t(labelKey));
   b.addEventListener('click', () => action(b, fn, okKey ? t(okKey) : undefined));
   return b;
 }
@@ -73,7 +114,7 @@ export function button(labelKey, fn, { okKey, kind = '' } = {}) {
  * An empty list shows emptyKey's text in one row.
  */
 export function table(columns, rows, emptyKey = 'admin.empty') {
-  const head = el('tr', {}, columns.map((c) => el('th', { class: c.class || '' }, c.label ? t(c.label) : '')));
+  const head = el('tr', {}, columns.map((c) => el('th', { class: c.class || '', dataset: c.label ? { i18n: c.label } : {} }, c.label ? t(c.label) : '')));
   const body = rows.length
     ? rows.map((r) => el('tr', {}, columns.map((c) => el('td', { class: c.class || '' }, c.cell(r)))))
     : [el('tr', {}, el('td', { colspan: String(columns.length), class: 'empty' }, t(emptyKey)))];
@@ -182,7 +223,37 @@ export function get(path, query = {}) {
 }
 
 /** A labelled form control. */
-export const field = (labelKey, control) => el('label', { class: 'field' }, el('span', {}, t(labelKey)), control);
+export const field = (labelKey, control) => el('label', { class: 'field' }, el('span', { dataset: { i18n: labelKey } }, t(labelKey)), control);
+
+/** The label of an entry's field (field.* of strings-admin.js), else its name. */
+export const fieldLabel = (name) => (has('field.' + name) ? t('field.' + name) : name);
+
+// How each torrent state (API.md §5) looks as a chip.
+const torrentKind = {
+  Downloading: 'ok', Seeding: 'ok', Completed: 'ok', Stalled: 'warn', Paused: 'muted', Queued: 'muted',
+  Checking: 'warn', Moving: 'warn', Metadata: 'warn', MissingFiles: 'err', Error: 'err',
+};
+
+/**
+ * A torrent's state as a chip in the page's language (the client's own
+ * word as its tooltip): the Overview and the Torrents tab show the same.
+ */
+export function torrentStateChip(x) {
+  const c = chip(has('tstate.' + x.state) ? t('tstate.' + x.state) : x.state || '—', torrentKind[x.state] || 'muted');
+  if (x.client_state) c.title = x.client_state;
+  c.dataset.state = x.state || '';
+  return c;
+}
+
+/** Seconds left as "2 d 3 h", "1 h 5 min", "4 min 10 s" in the page's language. */
+export function formatETA(s) {
+  if (s === null || s === undefined || s < 0) return '—';
+  const u = (k, n) => t('unit.' + k, { n: formatNumber(n) });
+  if (s >= 86400) return u('d', Math.floor(s / 86400)) + ' ' + u('h', Math.floor((s % 86400) / 3600));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? u('h', h) + ' ' + u('m', m) : u('m', m) + ' ' + u('s', Math.floor(s % 60));
+}
 
 /** A status chip: kind ok, warn, err or muted. */
 export const chip = (text, kind = 'muted') => el('span', { class: 'state ' + kind }, text);

@@ -9,7 +9,7 @@ import { t, addStrings, currentLang } from './i18n.js';
 import { api, thumbnail, readable, describe, ApiError } from './api.js';
 import { el, toast, entryTitle } from './ui.js';
 import { connectRoom } from './room.js';
-import { section, table, pager, button, action, progress, get, field, chip, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, progress, field, chip, option, select, fill, fieldLabel, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
 const pageSize = 50;
 const debounceMs = 300;
@@ -49,7 +49,8 @@ addStrings({
     'alib.scanCounts': 'файлов: {seen}, новых: {added}, обновлено: {updated}, пропало: {missing}',
     'alib.scanErrors': 'Не прочитано: {n}', 'alib.finished': 'Закончено: {at}',
     'alib.audit': 'Проверка', 'alib.runAudit': 'Проверить', 'alib.auditDone': 'Проверено записей: {checked}, проблем: {total} ({ms} мс)',
-    'alib.kind': 'Вид', 'alib.detail': 'Подробности',
+    'alib.kind': 'Вид', 'alib.detail': 'Подробности', 'alib.auditRunning': 'Проверка идёт: читаются диски…',
+    'alib.auditElsewhere': 'Проверку запустили в другом месте (другой администратор или чат): список проблем покажет новая проверка.',
     'kind.missing_file': 'нет файла', 'kind.unregistered_file': 'файл не в каталоге', 'kind.incomplete_metadata': 'неполные данные',
     'kind.orphan': 'без родителя', 'kind.duplicate': 'дубликат',
     'alib.duplicates': 'Дубликаты', 'alib.findDuplicates': 'Найти дубликаты', 'alib.groups': 'Групп: {n}',
@@ -84,7 +85,8 @@ addStrings({
     'alib.scanCounts': 'files: {seen}, new: {added}, updated: {updated}, missing: {missing}',
     'alib.scanErrors': 'Unreadable: {n}', 'alib.finished': 'Finished: {at}',
     'alib.audit': 'Audit', 'alib.runAudit': 'Run the audit', 'alib.auditDone': 'Checked {checked} entries, {total} issues ({ms} ms)',
-    'alib.kind': 'Kind', 'alib.detail': 'Detail',
+    'alib.kind': 'Kind', 'alib.detail': 'Detail', 'alib.auditRunning': 'Auditing: reading the disks…',
+    'alib.auditElsewhere': 'This audit ran elsewhere (another administrator or the chat): run one here to list its issues.',
     'kind.missing_file': 'missing file', 'kind.unregistered_file': 'file not catalogued', 'kind.incomplete_metadata': 'incomplete metadata',
     'kind.orphan': 'orphan', 'kind.duplicate': 'duplicate',
     'alib.duplicates': 'Duplicates', 'alib.findDuplicates': 'Find duplicates', 'alib.groups': 'Groups: {n}',
@@ -103,23 +105,24 @@ const categoryName = (slug) => {
   const c = categories.find((x) => x[0] === slug);
   return c ? (currentLang() === 'ru' ? c[1] : c[2]) : slug || '—';
 };
-const option = (value, text, selected) => el('option', { value, selected: value === selected }, text);
-const select = (id, items, value, label) => el('select', { id, 'aria-label': label }, items.map(([v, txt]) => option(v, txt, value)));
-// fill replaces node's children, skipping the absent ones (DOM's own
-// replaceChildren would write null as text).
-const fill = (node, ...kids) => node.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
 const statusChip = (s) => chip(t('status.' + s), s === 'ok' ? 'ok' : 'err');
 
-export default async function mount(root, { user, onEvent }) {
+export default async function mount(root, { user, onEvent, onLangChange }) {
   root.classList.add('alib');
   const stops = [];
   const list = catalogue(user);
   const scan = scanBlock();
   const cls = classifyBlock();
   const roots = rootsBlock((disks) => { list.setDisks(disks); scan.setDisks(disks); });
-  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, auditBlock(list.open), duplicatesBlock(list.open));
+  const audit = auditBlock(list.open);
+  const dups = duplicatesBlock(list.open);
+  root.append(list.node, el('div', { class: 'cols' }, scan.node, cls.node), roots.node, audit.node, dups.node);
+  // A language switch redraws the words of each part from what it holds:
+  // the search, the page of results, the open entry, the reports stay.
+  onLangChange?.(() => { list.relabel(); scan.relabel(); cls.relabel(); roots.relabel(); audit.redraw(); dups.relabel(); });
   stops.push(onEvent((ev) => {
     scan.event(ev);
+    audit.event(ev);
     cls.event(ev);
     if (ev.event === 'scan_completed') { list.reload(); roots.reload(); }
     if (ev.event === 'classify_completed') list.reload();
@@ -134,12 +137,29 @@ function catalogue(user) {
   const st = { q: '', type: '', category: '', disk: '', status: '', offset: 0, disks: [] };
   let ctl = null;
   let timer = 0;
-  const q = el('input', { id: 'lib-q', type: 'search', placeholder: t('alib.search'), 'aria-label': t('alib.search'), autocomplete: 'off' });
-  const typeSel = select('lib-type', [['', t('alib.anyType')], ...types.map((x) => [x, t('type.' + x)])], '', t('alib.type'));
-  const catSel = select('lib-category', [['', t('alib.anyCategory')], ...categories.map((c) => [c[0], categoryName(c[0])]),
-    ['uncategorized', t('alib.uncategorized')]], '', t('alib.category'));
-  const diskSel = select('lib-disk', [['', t('alib.anyDisk')]], '', t('alib.disk'));
-  const statusSel = select('lib-status', [['', t('alib.anyStatus')], ['ok', t('alib.onlyOk')], ['missing', t('alib.onlyMissing')]], '', t('alib.status'));
+  const q = el('input', { id: 'lib-q', type: 'search', autocomplete: 'off' });
+  const typeSel = el('select', { id: 'lib-type' });
+  const catSel = el('select', { id: 'lib-category' });
+  const diskSel = el('select', { id: 'lib-disk' });
+  const statusSel = el('select', { id: 'lib-status' });
+  // The filters' words, drawn again after a language switch with the
+  // choices kept.
+  function labelFilters() {
+    q.placeholder = t('alib.search');
+    q.setAttribute('aria-label', t('alib.search'));
+    const redo = (sel, label, items) => {
+      const keep = sel.value;
+      sel.setAttribute('aria-label', label);
+      sel.replaceChildren(...items.map(([v, txt]) => option(v, txt, keep)));
+    };
+    redo(typeSel, t('alib.type'), [['', t('alib.anyType')], ...types.map((x) => [x, t('type.' + x)])]);
+    redo(catSel, t('alib.category'), [['', t('alib.anyCategory')], ...categories.map((c) => [c[0], categoryName(c[0])]), ['uncategorized', t('alib.uncategorized')]]);
+    redo(diskSel, t('alib.disk'), [['', t('alib.anyDisk')], ...st.disks.map((d) => [d, d])]);
+    redo(statusSel, t('alib.status'), [['', t('alib.anyStatus')], ['ok', t('alib.onlyOk')], ['missing', t('alib.onlyMissing')]]);
+  }
+  labelFilters();
+  let shown = null; // the page on screen: {items, total}
+  let entry = null; // the entry open (not being edited), or null
   const count = el('p', { id: 'lib-count', class: 'note' });
   const area = el('div', { id: 'lib-list' });
   const details = el('div', { id: 'lib-entry', class: 'entry', hidden: true });
@@ -162,6 +182,8 @@ function catalogue(user) {
       const { items, total } = await api('/api/media/files?' + query, { total: true, signal: mine.signal });
       if (mine !== ctl) return;
       if (st.offset > 0 && st.offset >= total) { st.offset = Math.max(0, Math.floor((total - 1) / pageSize) * pageSize); return reload(); }
+      await seasonsOf(items, mine.signal);
+      if (mine !== ctl) return;
       draw(items, total);
     } catch (e) {
       if (e.name === 'AbortError') return;
@@ -172,10 +194,33 @@ function catalogue(user) {
     }
   }
 
+  // An episode's row names its season's number, which the list's entry
+  // does not carry (only parent_id): the page's seasons are read once each
+  // and kept while the tab is open. One that cannot be read leaves the
+  // row with the episode's own number.
+  const seasons = new Map(); // id → season entry, or null
+  async function seasonsOf(items, signal) {
+    const ids = [...new Set(items.filter((m) => m.media_type === 'episode' && m.parent_id && !seasons.has(m.parent_id)).map((m) => m.parent_id))];
+    await Promise.all(ids.map((id) => api('/api/media/' + id, { signal }).then((s) => seasons.set(id, s), (e) => { if (e.name !== 'AbortError') seasons.set(id, null); })));
+  }
+
+  // rowTitle tells apart the rows of a series' seasons and episodes,
+  // whose own title is mostly the series' name: "Dark · S01E02".
+  function rowTitle(m) {
+    const base = entryTitle(m);
+    const two = (n) => String(n ?? '?').padStart(2, '0');
+    if (m.media_type === 'season') return base + ' · ' + t('alib.seasonN', { n: m.number ?? '?' });
+    if (m.media_type !== 'episode') return base;
+    const season = seasons.get(m.parent_id);
+    if (season && season.media_type === 'season') return base + ' · S' + two(season.number) + 'E' + two(m.number);
+    return base + ' · ' + t('alib.episodeN', { n: m.number ?? '?' });
+  }
+
   function draw(items, total) {
+    shown = { items, total };
     count.textContent = t('alib.count', { n: formatNumber(total) });
     const tbl = table([
-      { label: 'alib.title', cell: (m) => el('span', { class: 'title' }, entryTitle(m)) },
+      { label: 'alib.title', cell: (m) => el('span', { class: 'title' }, rowTitle(m)) },
       { label: 'alib.year', cell: (m) => m.year ? String(m.year) : '—', class: 'num' },
       { label: 'alib.type', cell: (m) => t('type.' + m.media_type) },
       { label: 'alib.category', cell: (m) => categoryName(m.main_category), class: 'hide-sm' },
@@ -209,17 +254,26 @@ function catalogue(user) {
   }
 
   function showEntry(e) {
-    details.replaceChildren(entryView(e, { open, user, onEdit: () => details.replaceChildren(editForm(e, {
-      onSaved: (updated) => { open(updated.id); reload(); }, onCancel: () => showEntry(e) })), onClose: () => { details.hidden = true; details.replaceChildren(); } }));
+    entry = e;
+    details.replaceChildren(entryView(e, { open, user, onEdit: () => { entry = null; details.replaceChildren(editForm(e, {
+      onSaved: (updated) => { open(updated.id); reload(); }, onCancel: () => showEntry(e) })); },
+    onClose: () => { entry = null; details.hidden = true; details.replaceChildren(); } }));
+  }
+
+  // relabel redraws the words: the filters, the page and the entry as
+  // they are (an edit form keeps what is typed in it, labels and all).
+  function relabel() {
+    labelFilters();
+    if (shown) draw(shown.items, shown.total);
+    if (entry && !details.hidden) showEntry(entry);
   }
 
   function setDisks(disks) {
     st.disks = disks;
-    const keep = diskSel.value;
-    diskSel.replaceChildren(option('', t('alib.anyDisk'), keep), ...disks.map((d) => option(d, d, keep)));
+    labelFilters();
   }
 
-  return { node, reload, open, setDisks, stop: () => { clearTimeout(timer); if (ctl) ctl.abort(); } };
+  return { node, reload, open, setDisks, relabel, stop: () => { clearTimeout(timer); if (ctl) ctl.abort(); } };
 }
 
 // Every stored field of an entry, in the order of API.md §3.
@@ -253,7 +307,7 @@ function entryView(e, { open, user, onEdit, onClose }) {
   if (e.status === 'ok') thumbnail(e.id).then((u) => { if (u) { img.src = u; img.hidden = false; } });
   const keys = [...fieldOrder, ...Object.keys(e).filter((k) => !fieldOrder.includes(k) && k !== 'children' && k !== 'user_state')];
   const kv = el('dl', { class: 'kv' }, keys.filter((k) => k in e).flatMap((k) => [
-    el('dt', {}, k, edited.has(k) ? el('span', { class: 'edited-mark', title: t('alib.edited') }, ' ✎') : null),
+    el('dt', { title: k, dataset: { field: k } }, fieldLabel(k), edited.has(k) ? el('span', { class: 'edited-mark', title: t('alib.edited') }, ' ✎') : null),
     el('dd', { dataset: { field: k }, class: k === 'path' ? 'mono' : '' }, showValue(k, e[k]))]));
   const playable = (e.media_type === 'movie' || e.media_type === 'episode' || e.media_type === 'season' && e.episode_scan_skipped === 1) && e.status === 'ok';
   const actions = el('div', { class: 'row-actions' },
@@ -391,7 +445,7 @@ function editForm(e, { onSaved, onCancel }) {
     errors[key] = el('span', { class: 'field-error', id: 'err-' + key, hidden: true });
     const hint = { list: 'alib.listHint', rating: 'alib.ratingHint', ints: 'alib.intsHint' }[kind];
     return el('label', { class: 'field' + (edited.has(key) ? ' edited' : '') },
-      el('span', {}, key, edited.has(key) ? el('span', { class: 'edited-mark' }, ' ✎ ' + t('alib.edited')) : null, hint ? ' (' + t(hint) + ')' : ''),
+      el('span', { title: key }, fieldLabel(key), edited.has(key) ? el('span', { class: 'edited-mark' }, ' ✎ ' + t('alib.edited')) : null, hint ? ' (' + t(hint) + ')' : ''),
       c, errors[key]);
   });
   const formError = el('p', { class: 'note error', hidden: true });
@@ -508,7 +562,7 @@ function rootsBlock(onDisks) {
   async function reload() {
     try { shown(await api('/api/media-admin/roots')); } catch (e) { area.replaceChildren(el('p', { class: 'note error' }, readable(e))); toast(readable(e)); }
   }
-  return { node, reload };
+  return { node, reload, relabel: () => { for (const r of rows) { r.pathIn.setAttribute('aria-label', t('alib.path')); r.diskIn.setAttribute('aria-label', t('alib.disk')); } draw(); } };
 }
 
 // ---- scan ----------------------------------------------------------------
@@ -519,9 +573,13 @@ function scanBlock() {
   let st = { state: 'idle' };
   const start = el('button', { type: 'button', class: 'btn primary', id: 'scan-start' }, t('alib.startScan'));
   const cancel = el('button', { type: 'button', class: 'btn', id: 'scan-cancel' }, t('alib.cancelScan'));
+  let events = 0; // scan events seen: the answer to a start may come after them
   start.addEventListener('click', () => action(start, async () => {
+    const before = events;
     await api('/api/media-admin/scan', { method: 'POST', body: disk.value ? { disk: disk.value } : {} });
-    if (st.state !== 'running') draw({ ...st, state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0, current_path: null });
+    // Drawn as running only while no event told more: a short scan may
+    // have started and completed before the 202 arrived.
+    if (events === before && st.state !== 'running') draw({ ...st, state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0, current_path: null });
   }, t('admin.started')));
   cancel.addEventListener('click', () => action(cancel, () => api('/api/media-admin/scan', { method: 'DELETE' }), t('admin.cancelled')));
   const node = section('alib.scan', el('div', { class: 'toolbar' }, disk, start, cancel), box);
@@ -544,6 +602,7 @@ function scanBlock() {
   }
 
   function event(ev) {
+    if (/^scan_/.test(ev.event || '')) events++;
     if (ev.event === 'scan_started') draw({ state: 'running', files_seen: 0, added: 0, updated: 0, missing: 0 });
     else if (ev.event === 'scan_progress') draw({ ...st, state: 'running', files_seen: ev.files_seen, added: ev.added, updated: ev.updated, current_path: ev.current_path });
     else if (ev.event === 'scan_completed') {
@@ -561,7 +620,8 @@ function scanBlock() {
     disk.replaceChildren(option('', t('alib.allDisks'), keep), ...disks.map((d) => option(d, d, keep)));
   }
   draw(st);
-  return { node, reload, event, setDisks };
+  const relabel = () => { setDisks([...disk.options].slice(1).map((o) => o.value)); draw(st); };
+  return { node, reload, event, setDisks, relabel };
 }
 
 // ---- classification ------------------------------------------------------
@@ -571,10 +631,13 @@ function classifyBlock() {
   const note = el('p', { id: 'classify-note', class: 'note error', hidden: true });
   let st = { state: 'idle' };
   const start = el('button', { type: 'button', class: 'btn primary', id: 'classify-start' }, t('alib.startClassify'));
-  start.addEventListener('click', () => action(start, async () => {
+  start.addEventListener('click', () => action(start, async ({ keep }) => {
     try {
       await api('/api/media-admin/classify', { method: 'POST', body: {} });
       note.hidden = true;
+      // Its classify_started event may have come first: a running job
+      // keeps the button disabled until its classify_completed.
+      if (st.state === 'running') keep();
     } catch (e) {
       // No model is not a passing failure: it stays said in the block.
       if (e.code === 'ai_unavailable') { note.textContent = t('alib.noModel') + ' ' + e.message; note.hidden = false; }
@@ -612,51 +675,93 @@ function classifyBlock() {
     try { draw(await api('/api/media-admin/classify/status')); } catch (e) { box.replaceChildren(el('p', { class: 'note error' }, readable(e))); toast(readable(e)); }
   }
   draw(st);
-  return { node, reload, event };
+  return { node, reload, event, relabel: () => draw(st) };
 }
 
 // ---- audit and duplicates ------------------------------------------------
 
+// The last audit outlives a visit to another tab (the module is loaded
+// once): {report, issues: whether its list is known}. An audit that ran
+// elsewhere (another administrator, the chat) arrives as audit_completed
+// with its counts only.
+let lastAudit = null;
+let ownAudits = 0; // audits this page ran whose event has not come yet
+const auditKinds = ['missing_file', 'unregistered_file', 'duplicate', 'incomplete_metadata', 'orphan'];
+
 function auditBlock(open) {
   const out = el('div', { id: 'audit' });
   const run = button('alib.runAudit', async () => {
-    const rep = await api('/api/media-admin/audit', { method: 'POST' });
-    show(rep, 0);
+    // The audit reads the whole disk and answers once: an indeterminate
+    // bar says it is working.
+    out.dataset.state = 'running';
+    fill(out, progress(0, 0, t('alib.auditRunning')));
+    ownAudits++;
+    try {
+      lastAudit = { report: await api('/api/media-admin/audit', { method: 'POST' }), issues: true };
+    } catch (e) {
+      if (e.status >= 400) ownAudits--; // refused (one is running): no event of its own
+      throw e;
+    } finally {
+      delete out.dataset.state;
+      draw(0);
+    }
   }, { kind: 'primary' });
   run.id = 'audit-run';
 
-  function show(rep, offset) {
-    const page = rep.issues.slice(offset, offset + pageSize);
+  function draw(offset) {
+    if (!lastAudit) { out.replaceChildren(); return; }
+    const rep = lastAudit.report;
     const summary = el('p', { class: 'chips', id: 'audit-summary' }, Object.entries(rep.summary || {}).flatMap(([k, n]) =>
       [chip(t('kind.' + k) + ': ' + formatNumber(n), n ? 'warn' : 'ok'), ' ']));
+    const head = el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) }));
+    if (!lastAudit.issues) {
+      fill(out, head, summary, el('p', { class: 'note', id: 'audit-elsewhere' }, t('alib.auditElsewhere')));
+      return;
+    }
+    const page = rep.issues.slice(offset, offset + pageSize);
     const tbl = table([
       { label: 'alib.kind', cell: (i) => t('kind.' + i.kind) },
       { label: 'alib.title', cell: (i) => i.media_id ? el('button', { type: 'button', class: 'link', onclick: () => open(i.media_id) }, i.title || '#' + i.media_id) : (i.title || '—') },
       { label: 'alib.path', cell: (i) => i.path || '—', class: 'path' },
       { label: 'alib.detail', cell: (i) => i.detail || '' },
     ], page, 'admin.empty');
-    fill(out, el('p', { class: 'note' }, t('alib.auditDone', { checked: formatNumber(rep.checked), total: formatNumber(rep.total), ms: formatNumber(rep.duration_ms) })),
-      summary, tbl, rep.issues.length > pageSize ? pager({ total: rep.issues.length, limit: pageSize, offset, onPage: (o) => show(rep, o) }) : null);
+    fill(out, head, summary, tbl, rep.issues.length > pageSize ? pager({ total: rep.issues.length, limit: pageSize, offset, onPage: draw }) : null);
   }
-  return section('alib.audit', el('div', { class: 'toolbar' }, run), out);
+
+  function event(ev) {
+    if (ev.event !== 'audit_completed') return;
+    // The event of this page's own audit, before or after its answer (even
+    // after a visit to another tab), is not news.
+    if (ownAudits > 0) { ownAudits--; return; }
+    lastAudit = { report: { total: ev.total, checked: ev.checked, duration_ms: ev.duration_ms,
+      summary: Object.fromEntries(auditKinds.map((k) => [k, ev[k] || 0])) }, issues: false };
+    draw(0);
+  }
+  draw(0);
+  return { node: section('alib.audit', el('div', { class: 'toolbar' }, run), out), event, redraw: () => draw(0) };
 }
 
 function duplicatesBlock(open) {
   const out = el('div', { id: 'duplicates' });
   const groupsPerPage = 20;
-  const run = button('alib.findDuplicates', async () => show(await get('/api/media-admin/duplicates'), 0));
+  // The server pages the groups (X-Total-Count): a page is all it reads.
+  const load = async (offset) => {
+    const { items, total } = await api('/api/media-admin/duplicates?' + new URLSearchParams({ limit: String(groupsPerPage), offset: String(offset) }), { total: true });
+    show(items.groups || [], total, offset);
+  };
+  let last = null; // the page shown: [groups, total, offset]
+  const run = button('alib.findDuplicates', () => load(0));
   run.id = 'duplicates-run';
 
-  function show(res, offset) {
-    const groups = res.groups || [];
-    const page = groups.slice(offset, offset + groupsPerPage);
-    fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(res.total ?? groups.length) })),
-      groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, page.map((g) => el('li', { class: 'dup-group' },
+  function show(groups, total, offset) {
+    last = [groups, total, offset];
+    fill(out, el('p', { class: 'note' }, t('alib.groups', { n: formatNumber(total) })),
+      groups.length ? el('ol', { class: 'dup-groups', start: String(offset + 1) }, groups.map((g) => el('li', { class: 'dup-group' },
         chip(t('reason.' + g.reason)), el('ul', {}, g.entries.map((m) => el('li', {},
           el('button', { type: 'button', class: 'link', onclick: () => open(m.id) }, entryTitle(m) + (m.year ? ' (' + m.year + ')' : '')),
           ' ', el('span', { class: 'note mono' }, m.path), m.size ? el('span', { class: 'note' }, ' · ' + formatBytes(m.size)) : null)))))) :
         el('p', { class: 'note' }, t('admin.empty')),
-      groups.length > groupsPerPage ? pager({ total: groups.length, limit: groupsPerPage, offset, onPage: (o) => show(res, o) }) : null);
+      total > groupsPerPage ? pager({ total, limit: groupsPerPage, offset, onPage: (o) => action(null, () => load(o)) }) : null);
   }
-  return section('alib.duplicates', el('div', { class: 'toolbar' }, run), out);
+  return { node: section('alib.duplicates', el('div', { class: 'toolbar' }, run), out), relabel: () => { if (last) show(...last); } };
 }

@@ -5,7 +5,7 @@
 // fails says so and leaves the others drawn.
 import { t, addStrings, currentLang } from './i18n.js';
 import { el, showError } from './ui.js';
-import { section, table, get, barChart, progress, chip, formatBytes, formatNumber, formatDate } from './admin-kit.js';
+import { section, table, get, barChart, progress, chip, torrentStateChip, formatBytes, formatNumber, formatDate } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -49,12 +49,6 @@ addStrings({
     'st.completed': 'completed', 'st.cancelled': 'cancelled', 'st.failed': 'failed', 'st.running': 'running', 'st.idle': 'idle',
   },
 });
-
-// The events seen since the panel opened, newest first: they outlive a
-// visit to another tab (the module is loaded once).
-const seen = [];
-const keepEvents = 50;
-let listening = null;
 
 /** A state word of an event or a job in the page's language. */
 export const stateText = (s) => (s ? t('st.' + s) : '—');
@@ -116,7 +110,7 @@ function drawDisks(box, s) {
   ], s.roots));
 }
 
-function drawEvents(list) {
+function drawEvents(list, seen) {
   list.replaceChildren(...(seen.length ? seen.map(eventItem) : [el('li', { class: 'note empty' }, t('ov.noEvents'))]));
 }
 
@@ -134,7 +128,7 @@ async function drawTorrents(box) {
   const busy = list.filter((x) => x.progress < 1 || !['Seeding', 'Completed'].includes(x.state));
   box.replaceChildren(busy.length ? table([
     { label: 'ov.name', cell: (x) => x.name },
-    { label: 'ov.state', cell: (x) => chip(x.state, x.state === 'Error' || x.state === 'MissingFiles' ? 'err' : x.state === 'Downloading' ? 'ok' : 'muted') },
+    { label: 'ov.state', cell: torrentStateChip },
     { label: 'ov.progress', cell: (x) => progress(x.progress * 1000, 1000, Math.round(x.progress * 100) + '% · ' + formatBytes(x.size)) },
   ], busy) : el('p', { class: 'note' }, t('ov.noTorrents')));
   return true;
@@ -168,7 +162,7 @@ async function drawAI(box) {
   for (const r of [si, keys, rag]) if (r.status === 'rejected' && r.reason?.status !== 404) showError(r.reason);
 }
 
-export default async function mount(root, { onEvent }) {
+export default async function mount(root, { onEvent, recentEvents }) {
   const counts = el('div', { id: 'ov-counts' });
   const cat = el('div', { id: 'ov-categories' });
   const dec = el('div', { id: 'ov-decades' });
@@ -183,7 +177,7 @@ export default async function mount(root, { onEvent }) {
     el('div', { class: 'cols' }, section('ov.events', events), section('ov.torrents', torrents)),
     section('ov.ai', ai),
   );
-  drawEvents(events);
+  drawEvents(events, recentEvents());
 
   let stats = null;
   let refresh = 0;
@@ -198,15 +192,10 @@ export default async function mount(root, { onEvent }) {
   };
   // A library event is shown at once; one that changes the catalogue
   // redraws the counts a moment later (bursts of progress only once).
+  // The panel keeps the events (recentEvents, already holding this one).
   let pending = 0;
-  if (listening) listening();
-  listening = onEvent((ev) => {
-    if (ev.event === 'scan_progress' || ev.event === 'classify_progress') {
-      if (seen[0] && seen[0].event === ev.event) seen.shift();
-    }
-    seen.unshift(ev);
-    seen.length = Math.min(seen.length, keepEvents);
-    if (events.isConnected) drawEvents(events);
+  const off = onEvent((ev) => {
+    drawEvents(events, recentEvents());
     if (/_completed$|rag_indexed/.test(ev.event || '')) {
       clearTimeout(pending);
       pending = setTimeout(loadStats, 300);
@@ -214,16 +203,27 @@ export default async function mount(root, { onEvent }) {
   });
   let timer = 0;
   let stopped = false;
+  // The next poll is planned whatever this one met: an unexpected error
+  // is told once (not every 5 s) and the list is asked again; only "not
+  // configured" ends the polling.
+  let failing = false;
   const loadTorrents = async () => {
+    let again = true;
     try {
-      if (await drawTorrents(torrents) && !stopped) timer = setTimeout(loadTorrents, 5000);
-    } catch (e) { showError(e); }
+      again = await drawTorrents(torrents);
+      failing = false;
+    } catch (e) {
+      if (!failing) showError(e);
+      failing = true;
+    } finally {
+      if (again && !stopped) timer = setTimeout(loadTorrents, 5000);
+    }
   };
   await Promise.all([loadStats(), loadTorrents(), drawAI(ai).catch(showError)]);
   return () => {
     stopped = true;
     clearTimeout(timer);
     clearTimeout(pending);
-    if (listening) { listening(); listening = null; }
+    off();
   };
 }

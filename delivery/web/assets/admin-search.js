@@ -96,10 +96,13 @@ export default async function mount(root, { onEvent }) {
       if (st.state === 'running') timer = setTimeout(poll, 1000);
     } catch (e) { showError(e); }
   };
-  build.addEventListener('click', () => action(build, async () => {
+  build.addEventListener('click', () => action(build, async ({ keep }) => {
     await api(base + '/build', { method: 'POST', body: {} });
     last = 'running';
     await poll();
+    // A build that runs keeps the button disabled (a second one is a
+    // 409); the poll that sees it end enables it.
+    if (build.disabled) keep();
   }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();

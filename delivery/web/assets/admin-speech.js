@@ -6,8 +6,8 @@
 // <audio> element (the page's CSP allows media-src blob:). An engine that
 // cannot speak answers 503 tts_unavailable; its message says what to do
 // and is shown as it is.
-import { t, addStrings } from './i18n.js';
-import { api, token, ApiError, readable, signIn } from './api.js';
+import { t, has, addStrings } from './i18n.js';
+import { api, ApiError, readable } from './api.js';
 import { el, toast, showError } from './ui.js';
 import { section, action, field, chip, formatBytes } from './admin-kit.js';
 
@@ -20,7 +20,7 @@ addStrings({
     'atts.sample': 'Привет! Это проверка синтеза речи медиатеки.',
     'atts.playing': '{engine}, {voice}, {format}: {size}', 'atts.making': 'Синтез…', 'atts.noEngine': 'Нет ни одного движка речи.',
     'atts.engineDown': '{engine} недоступен: {message}',
-    'err.empty_text': 'Введите текст', 'err.text_too_long': 'Текст длиннее 5000 знаков',
+    'atts.err.empty_text': 'Введите текст', 'atts.err.text_too_long': 'Текст длиннее 5000 знаков',
   },
   en: {
     'atts.engines': 'Speech engines', 'atts.engine': 'Engine', 'atts.state': 'State', 'atts.voices': 'Voices', 'atts.formats': 'Formats',
@@ -30,30 +30,9 @@ addStrings({
     'atts.sample': 'Hello! This is a test of the media library\'s speech.',
     'atts.playing': '{engine}, {voice}, {format}: {size}', 'atts.making': 'Synthesizing…', 'atts.noEngine': 'There is no speech engine.',
     'atts.engineDown': '{engine} is unavailable: {message}',
-    'err.empty_text': 'Type a text', 'err.text_too_long': 'The text is over 5000 characters',
+    'atts.err.empty_text': 'Type a text', 'atts.err.text_too_long': 'The text is over 5000 characters',
   },
 });
-
-/**
- * fetchAudio asks for speech with the header and answers the Response; an
- * error status becomes an ApiError carrying the body's code and message.
- */
-async function fetchAudio(query, signal) {
-  let r;
-  try {
-    r = await fetch('/api/tts/synthesize?' + new URLSearchParams(query), { headers: { Authorization: 'Bearer ' + token() }, signal });
-  } catch (e) {
-    if (e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'network', t('err.network'));
-  }
-  if (!r.ok) {
-    const body = await r.json().catch(() => null);
-    const e = (body && body.error) || {};
-    if (r.status === 401) signIn();
-    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  }
-  return r;
-}
 
 export default async function mount(root) {
   const enginesBox = el('div', {});
@@ -133,8 +112,7 @@ export default async function mount(root) {
     const q = { text: text.value, engine: engineSel.value, format: formatSel.value };
     if (voiceSel.value) q.voice = voiceSel.value;
     try {
-      const r = await fetchAudio(q, mine.signal);
-      const blob = await r.blob();
+      const blob = await api('/api/tts/synthesize?' + new URLSearchParams(q), { blob: true, signal: mine.signal });
       if (mine.signal.aborted) return;
       url = URL.createObjectURL(blob);
       audio.src = url;
@@ -142,9 +120,14 @@ export default async function mount(root) {
       await audio.play();
     } catch (e) {
       if (e.name === 'AbortError') return;
-      status.textContent = readable(e);
+      // The tab's own words for its refusals (prefixed keys: the page's
+      // global err.* strings stay as they are for the other tabs).
+      const words = e.code && has('atts.err.' + e.code) ? t('atts.err.' + e.code) : readable(e);
+      status.textContent = words;
       status.classList.add('error');
-      throw e; // action() shows it as a toast too
+      // action() shows it as a toast too, in the same words when the page
+      // has none of its own for the code.
+      throw e instanceof ApiError && !has('err.' + e.code) && has('atts.err.' + e.code) ? new ApiError(e.status, e.code, words, e.fields) : e;
     }
   }));
 

@@ -11,10 +11,10 @@
 // A .torrent file goes to POST /download as it is ({"torrent_file"}:
 // base64), so the client has its metadata at once and the server checks
 // it with the same decoder as a fetched one.
-import { t, has, addStrings, currentLang } from './i18n.js';
-import { api, token, ApiError, readable, signIn } from './api.js';
+import { t, addStrings, currentLang } from './i18n.js';
+import { api, readable } from './api.js';
 import { el, toast, showError } from './ui.js';
-import { section, table, pager, button, action, progress, field, chip, formatBytes, formatDate, formatNumber } from './admin-kit.js';
+import { section, table, pager, button, action, progress, field, chip, torrentStateChip, formatETA, formatBytes, formatDate, formatNumber } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -40,9 +40,6 @@ addStrings({
     'atr.indexer': 'Индексатор', 'atr.inLibrary': 'уже в библиотеке', 'atr.inLibraryAs': 'уже в библиотеке: {title}', 'atr.freeleech': 'freeleech',
     'atr.published': 'Опубликован',
     'err.relocate_running': 'Перенос уже идёт',
-    'tstate.Downloading': 'Загрузка', 'tstate.Seeding': 'Раздача', 'tstate.Stalled': 'Нет пиров', 'tstate.Paused': 'Пауза',
-    'tstate.Completed': 'Готово', 'tstate.Queued': 'В очереди', 'tstate.Checking': 'Проверка', 'tstate.Moving': 'Перемещение',
-    'tstate.Metadata': 'Метаданные', 'tstate.MissingFiles': 'Нет файлов', 'tstate.Error': 'Ошибка',
   },
   en: {
     'atr.list': 'Downloads', 'atr.name': 'Name', 'atr.state': 'State', 'atr.progress': 'Done', 'atr.size': 'Size',
@@ -67,19 +64,12 @@ addStrings({
     'atr.indexer': 'Indexer', 'atr.inLibrary': 'already in the library', 'atr.inLibraryAs': 'already in the library: {title}', 'atr.freeleech': 'freeleech',
     'atr.published': 'Published',
     'err.relocate_running': 'A relocation is already running',
-    'tstate.Downloading': 'Downloading', 'tstate.Seeding': 'Seeding', 'tstate.Stalled': 'Stalled', 'tstate.Paused': 'Paused',
-    'tstate.Completed': 'Completed', 'tstate.Queued': 'Queued', 'tstate.Checking': 'Checking', 'tstate.Moving': 'Moving',
-    'tstate.Metadata': 'Metadata', 'tstate.MissingFiles': 'Missing files', 'tstate.Error': 'Error',
   },
 });
 
 const refreshMs = 5000;
 const listPage = 25;
 const searchPage = 20;
-const stateKind = {
-  Downloading: 'ok', Seeding: 'ok', Completed: 'ok', Stalled: 'warn', Paused: 'muted', Queued: 'muted',
-  Checking: 'warn', Moving: 'warn', Metadata: 'warn', MissingFiles: 'err', Error: 'err',
-};
 
 export default async function mount(root) {
   const stop = new AbortController();
@@ -119,16 +109,11 @@ export default async function mount(root) {
       { label: 'atr.name', cell: (x) => el('div', { class: 'atr-name', dataset: { hash: x.hash } }, el('div', { class: 'title' }, x.name || x.hash),
         el('div', { class: 'note mono' }, x.hash),
         el('div', { class: 'atr-inline-progress' }, progress(Math.round(x.progress * 1000), 1000, (x.progress * 100).toFixed(1) + ' %')), x.category ? chip(x.category) : '', x.save_path ? el('div', { class: 'note mono' }, x.save_path) : '') },
-      { label: 'atr.state', cell: (x) => {
-        const c = chip(has('tstate.' + x.state) ? t('tstate.' + x.state) : x.state, stateKind[x.state] || 'muted');
-        c.title = x.client_state;
-        c.dataset.state = x.state;
-        return c;
-      } },
+      { label: 'atr.state', cell: torrentStateChip },
       { label: 'atr.progress', class: 'atr-progress', cell: (x) => progress(Math.round(x.progress * 1000), 1000, (x.progress * 100).toFixed(1) + ' %') },
       { label: 'atr.size', class: 'num', cell: (x) => formatBytes(x.size) },
       { label: 'atr.speed', class: 'num', cell: (x) => x.download_speed ? formatBytes(x.download_speed) + '/s' : '—' },
-      { label: 'atr.eta', class: 'num', cell: (x) => eta(x.eta) },
+      { label: 'atr.eta', class: 'num', cell: (x) => formatETA(x.eta) },
       { label: 'atr.added', cell: (x) => formatDate(x.added_on) },
     ], page),
     torrents.length > listPage ? pager({ total: torrents.length, limit: listPage, offset, onPage: (o) => { offset = o; drawList(); } }) : '');
@@ -213,9 +198,10 @@ export default async function mount(root) {
 
   // ---- categories ----
   const plan = el('div', { id: 'atr-plan' });
-  const apply = button('atr.apply', async () => {
+  const apply = button('atr.apply', async ({ keep }) => {
     const r = await api('/api/torrents/assign-categories', { method: 'POST', body: { dry_run: false } });
     drawPlan(r);
+    keep(); // an applied plan is not applied twice: the next dry run enables it
     toast(t('atr.applied') + ': ' + r.assigned.length, 'info');
     refresh();
   }, { kind: 'primary' });
@@ -228,9 +214,8 @@ export default async function mount(root) {
   dryRun.id = 'atr-dry-run';
   function drawPlan(r) {
     plan.dataset.dryRun = String(r.dry_run);
-    // Apply is for a plan with something in it; action() enables the
-    // button it ran for when it ends, so this is decided after that.
-    setTimeout(() => { apply.disabled = !r.dry_run || !r.assigned.length; });
+    // Apply is for a plan with something in it.
+    apply.disabled = !r.dry_run || !r.assigned.length;
     plan.replaceChildren(
       el('h3', {}, t(r.dry_run ? 'atr.plan' : 'atr.applied')),
       r.assigned.length ? table([
@@ -300,35 +285,15 @@ export default async function mount(root) {
   return () => { stop.abort(); clearTimeout(timer); clearTimeout(jobTimer); };
 }
 
-const eta = (s) => {
-  if (s === null || s === undefined) return '—';
-  if (s >= 86400) return Math.floor(s / 86400) + 'd ' + Math.floor((s % 86400) / 3600) + 'h';
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h ? h + 'h ' + m + 'm' : m + 'm ' + (s % 60) + 's';
-};
-
 /**
  * search asks GET /api/torrents/search and answers {list, failed}: the
- * results and the indexers that did not answer (X-Failed-Indexers, which
- * api() does not show), so the request is made here, with the header.
+ * results and the indexers that did not answer (X-Failed-Indexers).
  */
 async function search(query, category) {
   const q = new URLSearchParams({ query });
   if (category) q.set('category', category);
-  let r;
-  try {
-    r = await fetch('/api/torrents/search?' + q, { headers: { Authorization: 'Bearer ' + token() } });
-  } catch {
-    throw new ApiError(0, 'network', t('err.network'));
-  }
-  if (!r.ok) {
-    const body = await r.json().catch(() => null);
-    const e = (body && body.error) || {};
-    if (r.status === 401) signIn();
-    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  }
-  return { list: await r.json(), failed: r.headers.get('X-Failed-Indexers') || '' };
+  const r = await api('/api/torrents/search?' + q, { response: true });
+  return { list: r.body, failed: r.headers.get('X-Failed-Indexers') || '' };
 }
 
 // ---- .torrent files ----

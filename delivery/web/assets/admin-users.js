@@ -6,9 +6,9 @@
 // administrator): the tab offers every action and shows the API's answer,
 // success or the error message, never failing silently.
 import { t, addStrings } from './i18n.js';
-import { api, token, ApiError, readable, signIn } from './api.js';
+import { api, readable } from './api.js';
 import { el, toast } from './ui.js';
-import { section, action, pager, field, chip, formatDate } from './admin-kit.js';
+import { section, action, confirmButton, pager, field, chip, formatDate } from './admin-kit.js';
 
 addStrings({
   ru: {
@@ -27,6 +27,8 @@ addStrings({
     'ausr.delete': 'Удалить', 'ausr.deleteAsk': 'Удалить {email}? Его история и отметки просмотра тоже удалятся.',
     'ausr.deleted': '{email} удалён', 'ausr.close': 'Закрыть', 'ausr.notLinked': 'не привязан',
     'ausr.passwordHint': 'Не короче 8 символов',
+    'ausr.demoteSelfAsk': 'Сделать себя пользователем? Вы выйдете и не сможете вернуться в эту панель.',
+    'ausr.passwordSelfAsk': 'Сменить свой пароль? Все ваши сессии, и эта, закроются.',
     'err.cannot_delete_self': 'Нельзя удалить собственную учётную запись — это может сделать другой администратор',
     'err.last_admin': 'Это последний администратор: сначала сделайте администратором кого-то ещё',
     'err.already_exists': 'Такой e-mail уже занят',
@@ -47,6 +49,8 @@ addStrings({
     'ausr.delete': 'Delete', 'ausr.deleteAsk': 'Delete {email}? Their history and watching state go too.',
     'ausr.deleted': '{email} deleted', 'ausr.close': 'Close', 'ausr.notLinked': 'not linked',
     'ausr.passwordHint': 'At least 8 characters',
+    'ausr.demoteSelfAsk': 'Make yourself a user? You are signed out and cannot come back to this panel.',
+    'ausr.passwordSelfAsk': 'Change your own password? All your sessions, this one too, are closed.',
     // The refusals' English texts are the API's own messages (no en key):
     // the panel shows what the server said.
   },
@@ -54,45 +58,16 @@ addStrings({
 
 const pageSize = 20;
 
-/**
- * A page of accounts with the X-Total-Count header, which api() does not
- * hand out: fetched with the Authorization header, errors as api()'s.
- */
-async function fetchPage(offset) {
-  let r;
-  try {
-    r = await fetch('/api/admin/users?' + new URLSearchParams({ limit: String(pageSize), offset: String(offset) }),
-      { headers: { Authorization: 'Bearer ' + token() } });
-  } catch {
-    throw new ApiError(0, 'network', t('err.network'));
-  }
-  if (!r.ok) {
-    const e = ((await r.json().catch(() => null)) || {}).error || {};
-    if (r.status === 401) signIn();
-    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message || r.statusText, e.fields);
-  }
-  return { items: await r.json(), total: Number(r.headers.get('X-Total-Count')) || 0 };
-}
+/** A page of accounts and their number (X-Total-Count). */
+const fetchPage = (offset) =>
+  api('/api/admin/users?' + new URLSearchParams({ limit: String(pageSize), offset: String(offset) }), { total: true });
 
 const roleText = (u) => t(u.is_admin ? 'ausr.roleAdmin' : 'ausr.roleUser');
 
-/** The tab's own style sheet, loaded once before the first drawing. */
-function styles() {
-  const href = '/assets/admin-users.css';
-  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el('link', { rel: 'stylesheet', href });
-    link.addEventListener('load', resolve);
-    link.addEventListener('error', resolve); // unstyled is still usable
-    document.head.append(link);
-  });
-}
-
 export default async function mount(root, { user }) {
-  await styles();
   let offset = 0;
   let page = { items: [], total: 0 };
-  // open is the row whose panel shows under it: {id, kind: 'password' | 'code' | 'delete', code}.
+  // open is the row whose panel shows under it: {id, kind: 'password' | 'code', code}.
   let open = null;
   const listBox = el('div', {});
 
@@ -122,11 +97,15 @@ export default async function mount(root, { user }) {
     const me = u.id === user.id;
     const linked = u.telegram_id !== null && u.telegram_id !== undefined;
     const acts = el('div', { class: 'row-actions' },
-      btn(u.is_admin ? 'ausr.makeUser' : 'ausr.makeAdmin', 'role', (b) => setRole(b, u)),
+      // Demoting yourself ends your own session (and your way into this
+      // panel): it asks first.
+      me && u.is_admin
+        ? confirmButton('ausr.makeUser', t('ausr.demoteSelfAsk'), () => changeRole(u), { kind: '', act: 'role' })
+        : btn(u.is_admin ? 'ausr.makeUser' : 'ausr.makeAdmin', 'role', (b) => action(b, () => changeRole(u))),
       btn('ausr.newPassword', 'password', () => toggle(u, 'password')),
       btn('ausr.linkCode', 'code', (b) => linkCode(b, u)),
       linked ? btn('ausr.unlink', 'unlink', (b) => unlink(b, u)) : null,
-      btn('ausr.delete', 'delete', () => toggle(u, 'delete'), 'danger'));
+      confirmButton('ausr.delete', t('ausr.deleteAsk', { email: u.email }), () => remove(u), { act: 'delete' }));
     return el('li', { class: 'user-card', dataset: { email: u.email, id: String(u.id) } },
       el('div', { class: 'user-head' }, el('strong', {}, u.name || u.email), me ? chip(t('ausr.you'), 'ok') : null,
         el('span', { class: 'role' }, chip(roleText(u), u.is_admin ? 'ok' : 'muted')),
@@ -152,17 +131,24 @@ export default async function mount(root, { user }) {
     if (input) input.focus();
   }
 
-  // panel is what shows under a row: the new password form, the link
-  // code, or the delete confirmation.
+  // panel is what shows under a row: the new password form or the link
+  // code.
   function panel(u) {
     const close = el('button', { type: 'button', class: 'btn', dataset: { act: 'close' }, onclick: () => { open = null; draw(); } }, t('ausr.close'));
     if (open.kind === 'password') {
       const input = el('input', { type: 'password', name: 'new-password', autocomplete: 'new-password', placeholder: t('ausr.passwordHint') });
-      const save = el('button', { type: 'submit', class: 'btn primary' }, t('ausr.setPassword'));
-      return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); setPassword(save, u, input.value); } },
+      // Your own new password signs you out everywhere, this page too:
+      // it asks first (Enter shows the question as the button does).
+      if (u.id === user.id) {
+        const ask = confirmButton('ausr.setPassword', t('ausr.passwordSelfAsk'), () => changePassword(u, input.value), { kind: 'primary', act: 'password-save' });
+        return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); ask.querySelector('button[data-act]')?.click(); } },
+          field('ausr.newPassword', input), ask, close);
+      }
+      const save = el('button', { type: 'submit', class: 'btn primary', dataset: { act: 'password-save' } }, t('ausr.setPassword'));
+      return el('form', { class: 'toolbar', onsubmit: (e) => { e.preventDefault(); action(save, () => changePassword(u, input.value)); } },
         field('ausr.newPassword', input), save, close);
     }
-    if (open.kind === 'code') {
+    {
       const c = open.code;
       return el('div', { class: 'linkcode' },
         el('p', {}, t('ausr.codeFor', { email: u.email })),
@@ -170,23 +156,19 @@ export default async function mount(root, { user }) {
         el('p', { class: 'how' }, t('ausr.codeHow', { code: c.code })),
         el('p', { class: 'note' }, t('ausr.codeUntil', { time: formatDate(c.expires_at) })), close);
     }
-    const yes = el('button', { type: 'button', class: 'btn danger', dataset: { act: 'confirm' } }, t('admin.yes'));
-    yes.addEventListener('click', () => remove(yes, u));
-    return el('div', { class: 'toolbar' }, el('span', {}, t('ausr.deleteAsk', { email: u.email })), yes,
-      el('button', { type: 'button', class: 'btn', onclick: () => { open = null; draw(); } }, t('admin.no')));
   }
 
-  async function setRole(b, u) {
-    const role = u.is_admin ? 'user' : 'admin';
-    const out = await action(b, () => api('/api/admin/users/' + u.id, { method: 'PATCH', body: { role } }));
-    if (!out) return;
+  // changeRole and changePassword run under action(): a refusal is its
+  // toast. Either ends the account's sessions; for your own, the next
+  // call signs you out.
+  async function changeRole(u) {
+    const out = await api('/api/admin/users/' + u.id, { method: 'PATCH', body: { role: u.is_admin ? 'user' : 'admin' } });
     toast(t('ausr.roleChanged', { email: out.email, role: roleText(out) }), 'info');
     await load();
   }
 
-  async function setPassword(b, u, password) {
-    const out = await action(b, () => api('/api/admin/users/' + u.id, { method: 'PATCH', body: { password } }));
-    if (!out) return;
+  async function changePassword(u, password) {
+    const out = await api('/api/admin/users/' + u.id, { method: 'PATCH', body: { password } });
     open = null;
     toast(t('ausr.passwordChanged', { email: out.email }), 'info');
     await load();
@@ -206,10 +188,10 @@ export default async function mount(root, { user }) {
     await load();
   }
 
-  async function remove(b, u) {
-    const ok = await action(b, async () => { await api('/api/admin/users/' + u.id, { method: 'DELETE' }); return true; });
-    if (!ok) return;
-    open = null;
+  // remove runs under the confirmation's action(): a refusal is its toast.
+  async function remove(u) {
+    await api('/api/admin/users/' + u.id, { method: 'DELETE' });
+    if (open && open.id === u.id) open = null;
     toast(t('ausr.deleted', { email: u.email }), 'info');
     await load();
   }

@@ -75,12 +75,21 @@ export async function unauthorized() { return (await unauthorizedHandler()) === 
  * signal, keepalive (a last report as the page goes away), blob (the
  * answer as a Blob), signIn: false (a 401 is the caller's to handle: the
  * sign-in page itself), total: true (a list's page and its X-Total-Count,
- * as {items, total}).
+ * as {items, total}), response: true (the body with the answer's headers
+ * and status, as {body, headers, status}: a header such as
+ * X-Failed-Indexers is part of the answer).
  */
 export async function api(path, opts = {}) {
   const r = await send(path, opts);
-  if (opts.blob) return r.blob();
+  if (opts.response) return { body: await bodyOf(r, opts), headers: r.headers, status: r.status };
   if (opts.total) return { items: await r.json(), total: Number(r.headers.get('X-Total-Count')) || 0 };
+  return bodyOf(r, opts);
+}
+
+// bodyOf reads a successful answer: a Blob when asked, null for no
+// content, else JSON.
+function bodyOf(r, opts) {
+  if (opts.blob) return r.blob();
   if (r.status === 204 || r.status === 202 && r.headers.get('Content-Length') === '0') return null;
   return r.json();
 }

@@ -12,6 +12,22 @@ export const adminStrings = {
     'admin.prev': 'Назад', 'admin.next': 'Дальше', 'admin.range': '{from}–{to} из {total}',
     'admin.saved': 'Сохранено', 'admin.deleted': 'Удалено', 'admin.started': 'Запущено', 'admin.cancelled': 'Отменено',
     'admin.confirmDelete': 'Удалить {what}?', 'admin.yes': 'Да', 'admin.no': 'Нет',
+    // An entry's fields (API.md §3), shown by the Library tab's details
+    // and edit form; the torrent states of the Overview and Torrents tabs;
+    // the units of a time left.
+    'field.id': 'Номер', 'field.title': 'Название', 'field.title_ru': 'Название по-русски', 'field.title_orig': 'Оригинальное название',
+    'field.year': 'Год', 'field.media_type': 'Тип', 'field.main_category': 'Категория', 'field.status': 'Состояние',
+    'field.disk_name': 'Диск', 'field.path': 'Путь', 'field.size': 'Размер', 'field.modified_at': 'Файл изменён',
+    'field.parent_id': 'Родитель', 'field.number': 'Номер сезона или серии', 'field.num_of_seasons': 'Сезонов', 'field.num_episodes_per_season': 'Серий в сезонах',
+    'field.episode_scan_skipped': 'Серии не разбирались', 'field.country': 'Страна', 'field.genres': 'Жанры', 'field.directors': 'Режиссёры',
+    'field.cast': 'В ролях', 'field.rating': 'Рейтинги', 'field.plot': 'Сюжет', 'field.atmosphere': 'Атмосфера',
+    'field.why_watch': 'Почему стоит смотреть', 'field.mood': 'Настроение', 'field.final_verdict': 'Итог', 'field.can_stop_at': 'Где можно остановиться',
+    'field.quote': 'Цитата', 'field.awards': 'Награды', 'field.facts': 'Факты', 'field.similar': 'Похожие',
+    'field.edited_fields': 'Изменено вручную', 'field.created_at': 'Добавлено', 'field.updated_at': 'Обновлено',
+    'tstate.Downloading': 'Загрузка', 'tstate.Seeding': 'Раздача', 'tstate.Stalled': 'Нет пиров', 'tstate.Paused': 'Пауза',
+    'tstate.Completed': 'Готово', 'tstate.Queued': 'В очереди', 'tstate.Checking': 'Проверка', 'tstate.Moving': 'Перемещение',
+    'tstate.Metadata': 'Метаданные', 'tstate.MissingFiles': 'Нет файлов', 'tstate.Error': 'Ошибка',
+    'unit.d': '{n} д', 'unit.h': '{n} ч', 'unit.m': '{n} мин', 'unit.s': '{n} с',
   },
   en: {
     'nav.admin': 'Administration', 'admin.signOut': 'Sign out',
@@ -24,5 +40,19 @@ export const adminStrings = {
     'admin.prev': 'Previous', 'admin.next': 'Next', 'admin.range': '{from}–{to} of {total}',
     'admin.saved': 'Saved', 'admin.deleted': 'Deleted', 'admin.started': 'Started', 'admin.cancelled': 'Cancelled',
     'admin.confirmDelete': 'Delete {what}?', 'admin.yes': 'Yes', 'admin.no': 'No',
+    // The same, in English.
+    'field.id': 'Number', 'field.title': 'Title', 'field.title_ru': 'Russian title', 'field.title_orig': 'Original title',
+    'field.year': 'Year', 'field.media_type': 'Type', 'field.main_category': 'Category', 'field.status': 'State',
+    'field.disk_name': 'Disk', 'field.path': 'Path', 'field.size': 'Size', 'field.modified_at': 'File modified',
+    'field.parent_id': 'Parent', 'field.number': 'Season or episode number', 'field.num_of_seasons': 'Seasons', 'field.num_episodes_per_season': 'Episodes per season',
+    'field.episode_scan_skipped': 'Episodes not split', 'field.country': 'Country', 'field.genres': 'Genres', 'field.directors': 'Directors',
+    'field.cast': 'Cast', 'field.rating': 'Ratings', 'field.plot': 'Plot', 'field.atmosphere': 'Atmosphere',
+    'field.why_watch': 'Why watch it', 'field.mood': 'Mood', 'field.final_verdict': 'Verdict', 'field.can_stop_at': 'Where to stop',
+    'field.quote': 'Quote', 'field.awards': 'Awards', 'field.facts': 'Facts', 'field.similar': 'Similar',
+    'field.edited_fields': 'Edited by hand', 'field.created_at': 'Added', 'field.updated_at': 'Updated',
+    'tstate.Downloading': 'Downloading', 'tstate.Seeding': 'Seeding', 'tstate.Stalled': 'Stalled', 'tstate.Paused': 'Paused',
+    'tstate.Completed': 'Completed', 'tstate.Queued': 'Queued', 'tstate.Checking': 'Checking', 'tstate.Moving': 'Moving',
+    'tstate.Metadata': 'Metadata', 'tstate.MissingFiles': 'Missing files', 'tstate.Error': 'Error',
+    'unit.d': '{n} d', 'unit.h': '{n} h', 'unit.m': '{n} min', 'unit.s': '{n} s',
   },
 };
