@@ -13,7 +13,7 @@ import { initTheme } from './theme.js';
 import { toast, entryTitle } from './ui.js';
 import { createLibrary } from './library.js';
 import { telegram } from './telegram.js';
-import { createRemote } from './tg-remote.js';
+import { createRemote } from './remote-core.js';
 import { createChat } from './tg-chat.js';
 
 const $ = (id) => document.getElementById(id);
@@ -52,7 +52,8 @@ function open(user) {
   $('tabs').hidden = false;
   for (const b of $('tabs').querySelectorAll('button')) b.addEventListener('click', () => show(b.dataset.view));
   const room = localStorage.getItem('mediateka_room') || user.email;
-  const remote = createRemote(room);
+  const remote = createRemote();
+  remote.join(room);
   createLibrary($('library'), {
     onPick: (e) => { remote.play('media:' + e.id); toast(t('tg.played', { title: entryTitle(e) }), 'info'); show('remote'); },
   });
