@@ -2,9 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"mediateka/domain"
 )
@@ -47,15 +45,7 @@ func (r *Media) UsageUnder(ctx context.Context, prefixes []string) ([]domain.Fol
 	if err != nil {
 		return nil, err
 	}
-	ranges := make([][5]string, len(prefixes))
-	for i, p := range prefixes {
-		if len(p) > 1 {
-			p = strings.TrimRight(p, "/")
-		}
-		dir := strings.TrimSuffix(p, "/") + "/"
-		ranges[i] = [5]string{p, dir, dir[:len(dir)-1] + "0", p + "#", p + "$"}
-	}
-	param, err := json.Marshal(ranges)
+	param, err := prefixRanges(prefixes)
 	if err != nil {
 		return nil, err
 	}

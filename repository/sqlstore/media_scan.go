@@ -141,6 +141,23 @@ func (s prefixSet) covers(path string) bool {
 	return false
 }
 
+// prefixRanges is the JSON parameter of CountUnder and UsageUnder: per
+// prefix the path itself, the range of paths under it as a directory
+// ("p/" up to "p0", '0' being the byte after '/'), and the range of
+// paths that continue it with '#' (the series the scanner keys by folder
+// and title, "dir#title"), so that each test runs over the path index.
+func prefixRanges(prefixes []string) ([]byte, error) {
+	ranges := make([][5]string, len(prefixes))
+	for i, p := range prefixes {
+		if len(p) > 1 {
+			p = strings.TrimRight(p, "/")
+		}
+		dir := strings.TrimSuffix(p, "/") + "/"
+		ranges[i] = [5]string{p, dir, dir[:len(dir)-1] + "0", p + "#", p + "$"}
+	}
+	return json.Marshal(ranges)
+}
+
 // CountUnder counts the records under each prefix (as ScanState selects
 // them), in the order of prefixes. It is one statement whatever the number
 // of prefixes: they travel as one JSON parameter, and each is counted over
@@ -154,15 +171,7 @@ func (r *Media) CountUnder(ctx context.Context, prefixes []string) ([]int, error
 	if err != nil {
 		return nil, err
 	}
-	ranges := make([][5]string, len(prefixes))
-	for i, p := range prefixes {
-		if len(p) > 1 {
-			p = strings.TrimRight(p, "/")
-		}
-		dir := strings.TrimSuffix(p, "/") + "/"
-		ranges[i] = [5]string{p, dir, dir[:len(dir)-1] + "0", p + "#", p + "$"}
-	}
-	param, err := json.Marshal(ranges)
+	param, err := prefixRanges(prefixes)
 	if err != nil {
 		return nil, err
 	}
