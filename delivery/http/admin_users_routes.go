@@ -59,18 +59,11 @@ func userID(c *fiber.Ctx) (int64, error) {
 }
 
 func (s *Server) listUsers(c *fiber.Ctx) error {
-	limit, err := optionalInt(c, "limit")
+	limit, offset, err := pageQuery(c)
 	if err != nil {
 		return err
 	}
-	offset, err := optionalInt(c, "offset")
-	if err != nil {
-		return err
-	}
-	if offset == nil {
-		offset = new(int)
-	}
-	page, err := s.deps.Users.List(c.UserContext(), limit, *offset)
+	page, err := s.deps.Users.List(c.UserContext(), limit, offset)
 	if err != nil {
 		return err
 	}

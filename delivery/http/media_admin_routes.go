@@ -161,11 +161,7 @@ const duplicatesPageSize = 50
 // duplicates answers a page of the duplicate groups (limit, offset; 50 by
 // default) with the number of groups in X-Total-Count and "total".
 func (s *Server) duplicates(c *fiber.Ctx) error {
-	limit, err := optionalInt(c, "limit")
-	if err != nil {
-		return err
-	}
-	offset, err := optionalInt(c, "offset")
+	limit, offset, err := pageQuery(c)
 	if err != nil {
 		return err
 	}
@@ -173,10 +169,7 @@ func (s *Server) duplicates(c *fiber.Ctx) error {
 		limit = new(int)
 		*limit = duplicatesPageSize
 	}
-	if offset == nil {
-		offset = new(int)
-	}
-	page, err := s.deps.Library.DuplicatesPaged(c.UserContext(), *limit, *offset)
+	page, err := s.deps.Library.DuplicatesPaged(c.UserContext(), *limit, offset)
 	if err != nil {
 		return err
 	}

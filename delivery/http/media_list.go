@@ -31,6 +31,19 @@ func optionalInt(c *fiber.Ctx, name string) (*int, error) {
 	return &n, nil
 }
 
+// pageQuery reads a list's page: limit (nil when absent: the use case's
+// default or everything) and offset (0 when absent).
+func pageQuery(c *fiber.Ctx) (limit *int, offset int, err error) {
+	if limit, err = optionalInt(c, "limit"); err != nil {
+		return nil, 0, err
+	}
+	off, err := optionalInt(c, "offset")
+	if err != nil || off == nil {
+		return limit, 0, err
+	}
+	return limit, *off, nil
+}
+
 // mediaFiles answers the file list as one JSON array streamed entry by
 // entry, so the whole library passes at flat memory; X-Total-Count is the
 // number of entries the filters select, whatever the page. Without limit
@@ -41,18 +54,11 @@ func optionalInt(c *fiber.Ctx, name string) (*int, error) {
 func (s *Server) mediaFiles(c *fiber.Ctx) error {
 	q := catalog.FilesQuery{Type: c.Query("type"), Category: c.Query("category"), Disk: c.Query("disk"),
 		Status: c.Query("status"), Text: c.Query("q")}
-	limit, err := optionalInt(c, "limit")
+	limit, offset, err := pageQuery(c)
 	if err != nil {
 		return err
 	}
-	offset, err := optionalInt(c, "offset")
-	if err != nil {
-		return err
-	}
-	q.Limit = limit
-	if offset != nil {
-		q.Offset = *offset
-	}
+	q.Limit, q.Offset = limit, offset
 	list, err := s.deps.Catalog.Files(c.UserContext(), q)
 	if err != nil {
 		return err

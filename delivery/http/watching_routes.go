@@ -108,19 +108,12 @@ func (s *Server) mediaWatched(c *fiber.Ctx) error {
 // mediaContinue lists what the account started and may go on with,
 // newest first, paged (limit, offset) with X-Total-Count.
 func (s *Server) mediaContinue(c *fiber.Ctx) error {
-	limit, err := optionalInt(c, "limit")
+	limit, offset, err := pageQuery(c)
 	if err != nil {
 		return err
-	}
-	offset, err := optionalInt(c, "offset")
-	if err != nil {
-		return err
-	}
-	if offset == nil {
-		offset = new(int)
 	}
 	u, _ := CurrentUser(c)
-	page, err := s.deps.Watching.Continue(c.UserContext(), u.ID, limit, *offset)
+	page, err := s.deps.Watching.Continue(c.UserContext(), u.ID, limit, offset)
 	if err != nil {
 		return err
 	}
