@@ -515,7 +515,7 @@ func TestTTSReadsAnEntryFieldFromTheCatalogue(t *testing.T) {
 		{"media_id 1.5", q("media_id", "1.5", "field", "plot"), "400", "invalid_input"},
 		{"media_id 0", q("media_id", "0", "field", "plot"), "400", "invalid_input"},
 		{"unknown media_id", q("media_id", "424242", "field", "plot"), "404", "media_not_found"},
-		{"entry without a plot", q("media_id", strconv.FormatInt(ronin, 10), "field", "plot"), "400", "empty_text"},
+		{"entry without a plot", q("media_id", strconv.FormatInt(ronin, 10), "field", "plot"), "400", "invalid_input"},
 		{"text and media_id", q("media_id", id, "field", "plot", "text", "Привет"), "400", "invalid_input"},
 	} {
 		for _, route := range []string{"synthesize", "stream-audio", "stream-text"} {
@@ -545,9 +545,9 @@ func TestTTSRefusesBadInputWithTheAPIErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, query, code string
 	}{
-		{"no text", "", "empty_text"},
-		{"blank text", q("text", ""), "empty_text"},
-		{"whitespace only", q("text", " \t\n  \r\n"), "empty_text"},
+		{"no text", "", "invalid_input"},
+		{"blank text", q("text", ""), "invalid_input"},
+		{"whitespace only", q("text", " \t\n  \r\n"), "invalid_input"},
 		{"control character 0x01", q("text", "Привет\x01мир"), "invalid_input"},
 		{"escape sequence", q("text", "Hello \x1b[31mred"), "invalid_input"},
 		{"NUL", q("text", "a\x00b"), "invalid_input"},

@@ -39,7 +39,7 @@ type Speech struct {
 // Prepare checks r and resolves its defaults. Everything a client can get
 // wrong is refused here, before any audio is made, so a streaming answer
 // that has begun never has to turn into an error status: blank text (400
-// empty_text), too long (400 text_too_long), control characters, an
+// invalid_input), too long (400 text_too_long), control characters, an
 // unknown engine, voice or format, a field off the allow-list, a bad or
 // unknown media_id (404). An engine that cannot speak now is 503
 // tts_unavailable.
@@ -156,7 +156,7 @@ func (s *Service) text(ctx context.Context, r Request) (string, error) {
 	}
 	text := spokenText(f.Ref(&e.Media))
 	if strings.TrimSpace(text) == "" {
-		return "", domain.NewError(domain.KindInvalid, "empty_text", fmt.Sprintf("entry %d has no %s to read", id, f.Name))
+		return "", domain.ErrInvalid(fmt.Sprintf("entry %d has no %s to read", id, f.Name), map[string]string{"field": "is empty for this entry"})
 	}
 	return text, nil
 }
@@ -184,7 +184,7 @@ func spokenText(ref any) string {
 // other than line breaks and tabs (they reach espeak-ng as commands).
 func checkText(text string) error {
 	if strings.TrimSpace(text) == "" {
-		return domain.NewError(domain.KindInvalid, "empty_text", "the text is empty")
+		return domain.ErrInvalid("the text is empty", map[string]string{"text": "is blank"})
 	}
 	if !utf8.ValidString(text) {
 		return domain.ErrInvalid("the text is not UTF-8", map[string]string{"text": "must be UTF-8"})

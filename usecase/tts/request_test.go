@@ -17,8 +17,8 @@ func TestPrepareRefusesWhatNoEngineShouldGet(t *testing.T) {
 		code string
 		kind domain.Kind
 	}{
-		{"blank", Request{Text: ""}, "empty_text", domain.KindInvalid},
-		{"spaces and line breaks", Request{Text: "  \n\t "}, "empty_text", domain.KindInvalid},
+		{"blank", Request{Text: ""}, "invalid_input", domain.KindInvalid},
+		{"spaces and line breaks", Request{Text: "  \n\t "}, "invalid_input", domain.KindInvalid},
 		{"5001 characters", Request{Text: strings.Repeat("я", 5001)}, "text_too_long", domain.KindInvalid},
 		{"a control character", Request{Text: "привет\x01мир"}, "invalid_input", domain.KindInvalid},
 		{"an escape sequence", Request{Text: "hi \x1b[31m red"}, "invalid_input", domain.KindInvalid},
@@ -35,7 +35,7 @@ func TestPrepareRefusesWhatNoEngineShouldGet(t *testing.T) {
 		{"a title is not prose", Request{MediaID: "7", Field: "title"}, "invalid_input", domain.KindInvalid},
 		{"SQL in the field", Request{MediaID: "7", Field: "plot; DROP TABLE media"}, "invalid_input", domain.KindInvalid},
 		{"unknown entry", Request{MediaID: "999", Field: "plot"}, "media_not_found", domain.KindNotFound},
-		{"an entry without a plot", Request{MediaID: "8", Field: "plot"}, "empty_text", domain.KindInvalid},
+		{"an entry without a plot", Request{MediaID: "8", Field: "plot"}, "invalid_input", domain.KindInvalid},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

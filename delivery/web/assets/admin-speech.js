@@ -20,7 +20,7 @@ addStrings({
     'atts.sample': 'Привет! Это проверка синтеза речи медиатеки.',
     'atts.playing': '{engine}, {voice}, {format}: {size}', 'atts.making': 'Синтез…', 'atts.noEngine': 'Нет ни одного движка речи.',
     'atts.engineDown': '{engine} недоступен: {message}',
-    'atts.err.empty_text': 'Введите текст', 'atts.err.text_too_long': 'Текст длиннее 5000 знаков',
+    'atts.blank': 'Введите текст', 'atts.err.text_too_long': 'Текст длиннее 5000 знаков',
   },
   en: {
     'atts.engines': 'Speech engines', 'atts.engine': 'Engine', 'atts.state': 'State', 'atts.voices': 'Voices', 'atts.formats': 'Formats',
@@ -30,7 +30,7 @@ addStrings({
     'atts.sample': 'Hello! This is a test of the media library\'s speech.',
     'atts.playing': '{engine}, {voice}, {format}: {size}', 'atts.making': 'Synthesizing…', 'atts.noEngine': 'There is no speech engine.',
     'atts.engineDown': '{engine} is unavailable: {message}',
-    'atts.err.empty_text': 'Type a text', 'atts.err.text_too_long': 'The text is over 5000 characters',
+    'atts.blank': 'Type a text', 'atts.err.text_too_long': 'The text is over 5000 characters',
   },
 });
 
@@ -106,6 +106,14 @@ export default async function mount(root) {
 
   play.addEventListener('click', () => action(play, async () => {
     cleanup();
+    // A blank text is the server's 400 invalid_input too; said here in the
+    // tab's own words without a round trip.
+    if (!text.value.trim()) {
+      status.textContent = t('atts.blank');
+      status.classList.add('error');
+      text.focus();
+      return;
+    }
     const mine = ctl = new AbortController();
     status.classList.remove('error');
     status.textContent = t('atts.making');
