@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -284,5 +286,87 @@ func TestStreamAudioJoinsRemoteMP3AsOneFile(t *testing.T) {
 	}
 	if d := probe(t, write(t, b, "mp3")); d < 1.1 {
 		t.Fatalf("%.2f s for three sentences of 0.4 s", d)
+	}
+}
+
+// TestWithoutFFmpegTheDefaultIsWAV: on a machine without ffmpeg espeak
+// speaks WAV by default, lists only wav, and an explicit mp3 or ogg is
+// refused before any audio is made, with what to do.
+func TestWithoutFFmpegTheDefaultIsWAV(t *testing.T) {
+	exectest.Require(t, "espeak-ng", "espeak-ng")
+	ctx := context.Background()
+	cache, err := localfs.NewCache(t.TempDir(), 0, IsFileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFFmpeg := espeak.New(espeak.Options{FFmpeg: filepath.Join(t.TempDir(), "ffmpeg")})
+	svc := New([]domain.SpeechEngine{noFFmpeg}, nil, cache, Options{Default: "espeak"})
+	sp, err := svc.Prepare(ctx, Request{Text: "Привет, мир."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Format != domain.AudioWAV {
+		t.Errorf("default format without ffmpeg: %s, want wav", sp.Format)
+	}
+	f, err := svc.Synthesize(ctx, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head, _ := os.ReadFile(f.Path); !bytes.HasPrefix(head, []byte("RIFF")) {
+		t.Error("the default audio is not WAV")
+	}
+	info := svc.Engines(ctx)[0]
+	if info.DefaultFormat != domain.AudioWAV || len(info.Formats) != 1 || info.Formats[0] != domain.AudioWAV {
+		t.Errorf("voices list: default %s, formats %v; want wav only", info.DefaultFormat, info.Formats)
+	}
+	for _, format := range []string{"mp3", "ogg"} {
+		_, err := svc.Prepare(ctx, Request{Text: "Привет.", Format: format})
+		if !errors.Is(err, domain.ErrTTSUnavailable) || !strings.Contains(err.Error(), "ffmpeg") {
+			t.Errorf("%s without ffmpeg: %v", format, err)
+		}
+	}
+
+	// With ffmpeg the same request is mp3.
+	withFFmpeg := New([]domain.SpeechEngine{espeak.New(espeak.Options{})}, nil, cache, Options{Default: "espeak"})
+	exectest.Require(t, "ffmpeg", "ffmpeg")
+	if sp, err := withFFmpeg.Prepare(ctx, Request{Text: "Привет, мир."}); err != nil || sp.Format != domain.AudioMP3 {
+		t.Errorf("default format with ffmpeg: %s, %v; want mp3", sp.Format, err)
+	}
+}
+
+// TestRateAndPitchReachEspeak: tts.espeak.rate is words per minute, so the
+// same text at half the rate lasts about twice as long; the pitch changes
+// the audio itself.
+func TestRateAndPitchReachEspeak(t *testing.T) {
+	exectest.Require(t, "espeak-ng", "espeak-ng")
+	ctx := context.Background()
+	text := "Фильм вышел в девяносто девятом году и стал классикой жанра."
+	speak := func(opt espeak.Options) []byte {
+		t.Helper()
+		cache, err := localfs.NewCache(t.TempDir(), 0, IsFileName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := New([]domain.SpeechEngine{espeak.New(opt)}, nil, cache, Options{Default: "espeak"})
+		sp, err := svc.Prepare(ctx, Request{Text: text, Voice: "ru", Format: "wav"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := svc.Synthesize(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		audio, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return audio
+	}
+	fast, slow := speak(espeak.Options{Rate: 240}), speak(espeak.Options{Rate: 120})
+	if ratio := float64(len(slow)) / float64(len(fast)); ratio < 1.6 || ratio > 2.4 {
+		t.Errorf("half the rate: %d bytes against %d (×%.2f), want about twice as long", len(slow), len(fast), ratio)
+	}
+	if low, high := speak(espeak.Options{Rate: 240, Pitch: 10}), speak(espeak.Options{Rate: 240, Pitch: 90}); bytes.Equal(low, high) {
+		t.Error("pitch 10 and 90 make the same audio")
 	}
 }
