@@ -97,6 +97,18 @@ func TestLogsRefuseFilenameTricks(t *testing.T) {
 	resp, body = ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&tail=many", admin, nil)
 	assert.Equal(t, 400, resp.StatusCode)
 	assert.Equal(t, "invalid_input", errCode(body))
+
+	// No filename at all: which field is missing.
+	for _, call := range []struct{ method, path string }{{"GET", "/api/logs/read"}, {"GET", "/api/logs/report?filename="}, {"POST", "/api/logs/analyze"}} {
+		var payload any
+		if call.method == "POST" {
+			payload = map[string]any{}
+		}
+		resp, body = ta.do(t, call.method, call.path, admin, payload)
+		assert.Equal(t, 400, resp.StatusCode, call.path)
+		assert.Equal(t, "invalid_input", errCode(body), call.path)
+		assert.Contains(t, body["error"].(map[string]any)["fields"], "filename", call.path)
+	}
 }
 
 // TestLogsTailOfA50MBFile: the server's own logger writes 50 MB; the tail
@@ -130,6 +142,23 @@ func TestLogsTailOfA50MBFile(t *testing.T) {
 		assert.NotNil(t, line["time"])
 	}
 	assert.Greater(t, body["total_lines"].(float64), float64(n), "every line of the file, the start-up's too")
+
+	// Without tail: the last 500 lines.
+	resp, body = ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&q=line+0", admin, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	lines = body["lines"].([]any)
+	require.Len(t, lines, 500)
+	assert.Equal(t, fmt.Sprintf("line %06d", n-1), lines[499].(map[string]any)["msg"])
+
+	// A line that is not JSON comes as it is, the parsed fields null.
+	active, err := os.OpenFile(filepath.Join(ta.cfg.LogDir, "mediateka.log"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = active.WriteString("panic: not json at all\n")
+	require.NoError(t, err)
+	require.NoError(t, active.Close())
+	resp, body = ta.do(t, "GET", "/api/logs/read?filename=mediateka.log&tail=1&q=not+json", admin, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	assert.Equal(t, []any{map[string]any{"time": nil, "level": nil, "msg": nil, "attrs": nil, "raw": "panic: not json at all"}}, body["lines"])
 }
 
 // TestLogsClearThenTheLoggerKeepsWriting: after DELETE /clear the

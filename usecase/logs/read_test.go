@@ -54,6 +54,30 @@ func TestTailIsTheLastMatchingLinesInOrder(t *testing.T) {
 	assert.Equal(t, "line 0", *p.Lines[0].Msg)
 }
 
+// TestAReadIsCappedAt10000Lines: the whole file (tail 0) is its first
+// 10 000 lines, a tail above the cap its last 10 000.
+func TestAReadIsCappedAt10000Lines(t *testing.T) {
+	f := newFixture(t, false)
+	for i := range logs.MaxLines + 50 {
+		f.log.Info(fmt.Sprintf("line %d", i))
+	}
+	for _, tc := range []struct {
+		tail        int
+		first, last string
+	}{
+		{0, "line 0", "line 9999"},
+		{-5, "line 0", "line 9999"},
+		{20_000, "line 50", "line 10049"},
+	} {
+		p, err := f.svc.Read(context.Background(), logs.Query{Filename: logfile.ActiveName, Tail: tc.tail})
+		require.NoError(t, err)
+		got := msgs(p)
+		require.Len(t, got, logs.MaxLines, "tail %d", tc.tail)
+		assert.Equal(t, []string{tc.first, tc.last}, []string{got[0], got[len(got)-1]}, "tail %d", tc.tail)
+		assert.Equal(t, logs.MaxLines+50, p.TotalLines)
+	}
+}
+
 func TestReadFilters(t *testing.T) {
 	f := newFixture(t, false)
 	f.log.Debug("debug one")
