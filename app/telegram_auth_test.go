@@ -116,6 +116,11 @@ func TestTelegramMiniAppLoginAndLinks(t *testing.T) {
 	assert.Equal(t, 4242.0, user["telegram_id"])
 	_, me := ta.do(t, "GET", "/api/auth/me", body["access_token"].(string), nil)
 	assert.Equal(t, 4242.0, me["telegram_id"], "the Mini App's token is an ordinary session")
+	rows, err := ta.repos.activity.ForUser(ctx, int64(user["id"].(float64)), 10)
+	require.NoError(t, err)
+	require.NotEmpty(t, rows)
+	assert.Equal(t, "login", rows[0].Action, "the newest row is the Mini App's sign-in")
+	assert.Contains(t, rows[0].Details, "method=telegram")
 
 	// The Mini App's "link this Telegram account" for a signed-in person.
 	admin := ta.login(t, "admin@localhost", ta.initialPassword(t))

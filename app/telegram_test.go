@@ -1,9 +1,11 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +72,60 @@ func TestTelegramBotOverTheWiredApp(t *testing.T) {
 	assert.Equal(t, polls, len(fake.Calls("getUpdates")), "no polling after the switch")
 }
 
+// TestTelegramWebhookThroughTheServer: in webhook mode the bot registers
+// its URL and secret with Telegram, takes no updates by polling, and the
+// server's own route hands it the updates that carry the secret (and only
+// those); switched off, the route answers 404.
+func TestTelegramWebhookThroughTheServer(t *testing.T) {
+	t.Parallel()
+	fake := tgfake.New(t)
+	ta := buildTestApp(t, appOptions{
+		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
+		beside: func(dir string) {
+			conf := filepath.Join(dir, "data", "plugins", "telegram")
+			require.NoError(t, os.MkdirAll(conf, 0o750))
+			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "mode": "webhook",
+				"webhook_url": "https://media.example.org/api/telegram/webhook", "webhook_secret": "s3cret_token-1"})
+			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
+		},
+	})
+	addr, stop := runOnLoopback(t, ta)
+	defer func() { require.NoError(t, stop()) }()
+	set := fake.WaitCalls(t, "setWebhook", 1)
+	assert.Equal(t, "https://media.example.org/api/telegram/webhook", set[0].Fields["url"])
+	assert.Equal(t, "s3cret_token-1", set[0].Fields["secret_token"])
+
+	post := func(secret, text string) int {
+		t.Helper()
+		update, _ := json.Marshal(map[string]any{"update_id": 7, "message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
+			"chat": map[string]any{"id": 42, "type": "private"},
+			"from": map[string]any{"id": 42, "is_bot": false, "first_name": "A", "language_code": "en"}}})
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/api/telegram/webhook", bytes.NewReader(update))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		if secret != "" {
+			req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusUnauthorized, post("", "/voice off"))
+	assert.Equal(t, http.StatusUnauthorized, post("wrong", "/voice off"))
+	assert.Equal(t, http.StatusOK, post("s3cret_token-1", "/status"))
+	got := fake.WaitCalls(t, "sendMessage", 1)
+	assert.Equal(t, "42", got[0].Fields["chat_id"])
+	assert.True(t, strings.HasPrefix(got[0].Fields["text"], "<b>Library</b>: 0 films"), got[0].Fields["text"])
+	assert.Len(t, fake.Calls("sendMessage"), 1, "only the update with the secret was handled")
+	assert.Empty(t, fake.Calls("getUpdates"), "webhook mode does not poll")
+
+	admin, _ := ta.tokens(t)
+	resp, sw := ta.do(t, "POST", "/api/admin/plugin/telegram/status", admin, map[string]any{"enabled": false})
+	require.Equal(t, 200, resp.StatusCode, "%v", sw)
+	assert.Equal(t, http.StatusNotFound, post("s3cret_token-1", "/status"), "a stopped bot takes no updates")
+}
+
 // TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp drives the bot of a
 // running app through the fake Bot API with the real account links,
 // library, rooms and catalogue: a user links with a code made through the
@@ -83,7 +139,7 @@ func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
 		beside: func(dir string) {
 			conf := filepath.Join(dir, "data", "plugins", "telegram")
 			require.NoError(t, os.MkdirAll(conf, 0o750))
-			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42, 43}})
+			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42, 43}, "rate_per_minute": 100})
 			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
 		},
 	})
@@ -114,6 +170,13 @@ func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
 	}
 	link(la.user, 42, "viewer@example.org")
 	link(la.admin, 43, "admin@localhost")
+
+	// Guessing codes: each wrong one is refused, and past ten the bot says
+	// to wait rather than that linking is unavailable.
+	for i := range 10 {
+		assert.Contains(t, say(42, fmt.Sprintf("/link WRONG%05d", i)).Text, "That code did not work", "guess %d", i)
+	}
+	assert.Equal(t, sent{"42", "Too many wrong codes. Wait ten minutes, get a new code and try again.", "HTML", ""}, say(42, "/link WRONG99999"))
 	assert.Equal(t, sent{"43", "Notifications are on.", "HTML", ""}, say(43, "/notify on"))
 	assert.Equal(t, sent{"42", "Library notifications are for linked administrators only (/link).", "HTML", ""}, say(42, "/notify on"))
 

@@ -92,6 +92,8 @@ func (p *Plugin) link(ctx context.Context, in incoming, code string) {
 	case domain.IsKind(err, domain.KindNotFound) || domain.IsKind(err, domain.KindInvalid) ||
 		domain.IsKind(err, domain.KindConflict) || domain.IsKind(err, domain.KindUnauthorized):
 		p.send(ctx, in, esc(txtLinkBad.In(in.lang)), nil)
+	case domain.IsKind(err, domain.KindTooMany):
+		p.send(ctx, in, esc(txtLinkTooMany.In(in.lang)), nil)
 	default:
 		p.log.Warn("telegram: link failed", "err", err.Error())
 		p.send(ctx, in, esc(txtLinkUnavailable.In(in.lang)), nil)

@@ -1,8 +1,10 @@
 package telegram_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -205,7 +207,7 @@ func TestLinkRedeemsACodeAndRefusesABadOne(t *testing.T) {
 	got := sentOf(e.say(t, userTG, "ru", "/link WRONG1", 1))[0]
 	assert.Equal(t, "Этот код не подошёл: он неверный, уже использован или истёк (код действует 10 минут). Получите новый и попробуйте ещё раз.", got.Text)
 	got = sentOf(e.say(t, userTG, "en", "/link", 1))[0]
-	assert.Equal(t, "To link your account, get a code on the media server's page (the Telegram section) and send: /link CODE", got.Text)
+	assert.Equal(t, "To link your account, get a code on the media server's home page (the Telegram section) and send: /link CODE", got.Text)
 	got = sentOf(e.say(t, userTG, "en", "/link GOOD42", 1))[0]
 	assert.Equal(t, "Done: Telegram is linked to the account <b>user@example.org</b>.", got.Text)
 	u, ok, _ := e.accts.ByTelegramID(context.Background(), userTG)
@@ -247,9 +249,20 @@ func TestHandlePassesAndSetupNeedsAToken(t *testing.T) {
 	} {
 		assert.EqualError(t, telegram.New(telegram.Deps{}).Configure(json.RawMessage(cfg)), want, cfg)
 	}
-	p = telegram.New(telegram.Deps{Token: "from-env", Chat: echoChat("ok")})
+	var logged bytes.Buffer
+	p = telegram.New(telegram.Deps{Token: "from-env", Chat: echoChat("ok"), Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	require.NoError(t, p.Configure(json.RawMessage(`{"token":"from-file"}`)))
 	ok, err = p.Setup(context.Background())
 	assert.True(t, ok, "TELEGRAM_BOT_TOKEN fills in or wins")
 	assert.NoError(t, err)
+	assert.Contains(t, logged.String(), `level=WARN msg="telegram: allowed_users is empty, so every Telegram user may talk to the bot"`)
+	assert.NotContains(t, logged.String(), "from-", "no token in the log")
+
+	logged.Reset()
+	p = telegram.New(telegram.Deps{Token: "from-env", Chat: echoChat("ok"), Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	require.NoError(t, p.Configure(json.RawMessage(`{"allowed_users":[42]}`)))
+	ok, err = p.Setup(context.Background())
+	require.True(t, ok)
+	require.NoError(t, err)
+	assert.Empty(t, logged.String(), "a list of users: no warning")
 }

@@ -179,10 +179,12 @@ func TestLinkedAdminsGetLibraryEventsUntilNotifyOff(t *testing.T) {
 	bus.Publish(domain.ScanStarted{ScanID: "s1"})
 	bus.Publish(domain.ScanCompleted{ScanID: "s1", State: domain.JobCompleted, FilesSeen: 10, Added: 2, Updated: 1, Missing: 1})
 	bus.Publish(domain.TorrentCompleted{Hash: "ab", Name: "Dune <2021>"})
-	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 3)[1:])
+	bus.Publish(domain.RAGIndexed{State: domain.JobFailed, Indexed: 40, Total: 120})
+	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 4)[1:])
 	assert.Equal(t, []sent{
 		{ChatID: "1001", ParseMode: "HTML", Text: "📚 Сканирование завершено (успешно): файлов 10, добавлено 2, обновлено 1, пропало 1, ошибок 0."},
 		{ChatID: "1001", ParseMode: "HTML", Text: "⬇️ Загрузка завершена: Dune &lt;2021&gt;"},
+		{ChatID: "1001", ParseMode: "HTML", Text: "🧠 Поисковый индекс обновлён (с ошибкой): 40 из 120."},
 	}, got, "only the linked admin, only finished things")
 
 	e.say(t, adminTG, "ru", "/notify off", 1)
@@ -194,16 +196,16 @@ func TestLinkedAdminsGetLibraryEventsUntilNotifyOff(t *testing.T) {
 	e.accts.users[3] = domain.User{ID: 3, Email: "root@example.org", Role: domain.RoleAdmin, TelegramID: &other}
 	e.accts.mu.Unlock()
 	bus.Publish(domain.AuditCompleted{Checked: 5})
-	calls := e.fake.WaitCalls(t, "sendMessage", 5)
+	calls := e.fake.WaitCalls(t, "sendMessage", 6)
 	assert.Equal(t, sent{ChatID: "1004", ParseMode: "HTML",
 		Text: "🔎 Library audit finished: 5 checked, 0 missing files, 0 unregistered files, 0 duplicates, 0 incomplete."},
-		sentOf(calls[4:])[0])
+		sentOf(calls[5:])[0])
 	// A second event for the other admin: the first has been handled
 	// for both admins once it arrives.
 	bus.Publish(domain.TorrentCompleted{Name: "X"})
-	calls = e.fake.WaitCalls(t, "sendMessage", 6)
-	assert.Equal(t, "1004", calls[5].Fields["chat_id"])
-	assert.Len(t, calls, 6, "notify off: nothing for the first admin")
+	calls = e.fake.WaitCalls(t, "sendMessage", 7)
+	assert.Equal(t, "1004", calls[6].Fields["chat_id"])
+	assert.Len(t, calls, 7, "notify off: nothing for the first admin")
 }
 
 // waitListening waits until the bot subscribed to the bus.

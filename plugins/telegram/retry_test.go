@@ -35,8 +35,14 @@ func cutAfterReading(t *testing.T, calls *atomic.Int32) string {
 // spent, and returns how many waits it asked for.
 func post(t *testing.T, base, method string) int {
 	t.Helper()
+	return postWith(t, &http.Client{}, base, method)
+}
+
+// postWith is post through client (say, one with a timeout).
+func postWith(t *testing.T, client *http.Client, base, method string) int {
+	t.Helper()
 	var waits atomic.Int32
-	c := &retryClient{client: &http.Client{}, log: slog.New(slog.DiscardHandler),
+	c := &retryClient{client: client, log: slog.New(slog.DiscardHandler),
 		sleep: func(context.Context, time.Duration) error { waits.Add(1); return nil }}
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, base+"/botTOKEN/"+method,
 		strings.NewReader("chat_id=1&text=hi"))
@@ -76,4 +82,25 @@ func TestWhichMethodsAreSafeToRepeat(t *testing.T) {
 	for _, m := range []string{"sendMessage", "sendVoice", "editMessageText", "forwardMessage"} {
 		assert.False(t, safeToRepeat(m), m)
 	}
+}
+
+// A Bot API that takes the request and answers too late: the client's
+// timeout ends the call. Reading again is harmless and retried; an answer
+// may have been sent, so it is not.
+func TestATimeoutIsRetriedOnlyForReads(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Second):
+		}
+	}))
+	t.Cleanup(srv.Close)
+	client := &http.Client{Timeout: 50 * time.Millisecond}
+	assert.Equal(t, maxAttempts-1, postWith(t, client, srv.URL, "getUpdates"), "a timed-out read is tried again")
+	assert.Equal(t, int32(maxAttempts), calls.Load())
+	calls.Store(0)
+	assert.Equal(t, 0, postWith(t, client, srv.URL, "sendMessage"), "a timed-out answer may have been sent")
+	assert.Equal(t, int32(1), calls.Load())
 }

@@ -40,12 +40,16 @@ var (
 		EN: "The message is too long. Please shorten it.",
 	}
 	txtLinkUsage = textmatch.Phrase{
-		RU: "Чтобы привязать аккаунт, получите код на странице медиатеки (раздел Telegram) и отправьте: /link КОД",
-		EN: "To link your account, get a code on the media server's page (the Telegram section) and send: /link CODE",
+		RU: "Чтобы привязать аккаунт, получите код на главной странице медиатеки (раздел Telegram) и отправьте: /link КОД",
+		EN: "To link your account, get a code on the media server's home page (the Telegram section) and send: /link CODE",
 	}
 	txtLinkBad = textmatch.Phrase{
 		RU: "Этот код не подошёл: он неверный, уже использован или истёк (код действует 10 минут). Получите новый и попробуйте ещё раз.",
 		EN: "That code did not work: it is wrong, already used or expired (a code lasts 10 minutes). Get a new one and try again.",
+	}
+	txtLinkTooMany = textmatch.Phrase{
+		RU: "Слишком много неверных кодов. Подождите десять минут, получите новый код и попробуйте ещё раз.",
+		EN: "Too many wrong codes. Wait ten minutes, get a new code and try again.",
 	}
 	txtLinkUnavailable = textmatch.Phrase{
 		RU: "Привязка аккаунтов сейчас недоступна. Попробуйте позже.",
