@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +61,9 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // link carrying someone else's one-time code signs nobody in. The server is
 // "localhost" and the fake Google 127.0.0.1, so the redirect back from
 // Google is cross-site as in production and the cookies' SameSite counts.
+// visibleLinks lists the home page's shown links to other pages.
+const visibleLinks = `[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`
+
 func TestHomePageInABrowser(t *testing.T) {
 	browser, closeBrowser := newBrowser(t)
 	defer closeBrowser()
@@ -80,9 +84,21 @@ func TestHomePageInABrowser(t *testing.T) {
 	until(t, browser, "signed in", `document.getElementById('who').textContent.includes('(admin)')`)
 	assert.Equal(t, "none", eval[string](t, browser, `getComputedStyle(document.getElementById('login')).display`),
 		"the form is hidden after sign-in, whatever the CSS of form")
-	assert.Equal(t, "/player /remote", eval[string](t, browser,
-		`[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`),
-		"the player and the remote are linked (and no page this build lacks)")
+	assert.Equal(t, "/player /remote /admin", eval[string](t, browser, visibleLinks),
+		"the player, the remote and, for an administrator, the panel are linked (and no page this build lacks)")
+
+	// Signed out, the panel sends the person to sign in and back to it.
+	require.NoError(t, chromedp.Do(browser, chromedp.Click(chromedp.CSS("#logout"))))
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(base+"/admin")))
+	until(t, browser, "the panel sends to sign-in", `location.pathname === '/' && !document.getElementById('login').hidden`)
+	assert.Equal(t, "?next=%2Fadmin", eval[string](t, browser, `location.search`))
+	require.NoError(t, chromedp.Do(browser,
+		chromedp.SetValue(chromedp.CSS("#email"), "admin@localhost"),
+		chromedp.SetValue(chromedp.CSS("#password"), ta.initialPassword(t)),
+		chromedp.Click(chromedp.CSS("#login button"))))
+	until(t, browser, "back on the panel, signed in", `location.pathname === '/admin' && !document.getElementById('tabs').hidden`)
+	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(base+"/")))
+	until(t, browser, "still signed in", `document.getElementById('who').textContent.includes('(admin)')`)
 
 	f.choose("code-attacker", "admin@localhost")
 	planted := signInWithGoogle(t, newBrowserClient(t), base)
@@ -101,6 +117,22 @@ func TestHomePageInABrowser(t *testing.T) {
 	r, me := ta.do(t, "GET", "/api/auth/me", stored, nil)
 	require.Equal(t, 200, r.StatusCode)
 	assert.Equal(t, "anna@example.org", me["email"])
+	assert.Equal(t, "/player /remote", eval[string](t, browser, visibleLinks), "no panel link for a user")
+
+	// Anna links her Telegram from here: the code the page shows is one the
+	// bot accepts for her account.
+	until(t, browser, "the Telegram section shows", `!document.getElementById('tg').hidden`)
+	assert.Contains(t, eval[string](t, browser, `document.getElementById('tg-state').textContent`), "Not linked")
+	require.NoError(t, chromedp.Do(browser, chromedp.Click(chromedp.CSS("#tg-link"))))
+	until(t, browser, "a link code shows", `document.querySelector('#tg-code code') !== null`)
+	shown := eval[string](t, browser, `document.querySelector('#tg-code code').textContent`)
+	require.Regexp(t, `^/link [A-Z0-9]{10}$`, shown)
+	screenshot(t, browser, t.TempDir(), "home-telegram-code")
+	user, err := ta.uc.telegram.Redeem(context.Background(), strings.TrimPrefix(shown, "/link "), 424242)
+	require.NoError(t, err, "the code shown is a live one")
+	assert.Equal(t, "anna@example.org", user.Email)
+	require.NoError(t, chromedp.Do(browser, chromedp.Reload()))
+	until(t, browser, "the link shows", `document.getElementById('tg-state').textContent.includes('id 424242')`)
 
 	noGoogle := newTestApp(t, nil)
 	require.NoError(t, chromedp.Do(browser, chromedp.Navigate(serve(t, noGoogle)+"/")))
