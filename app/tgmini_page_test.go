@@ -21,7 +21,8 @@ const (
 )
 
 // stubWebApp installs, before any page script runs, a window.Telegram.WebApp
-// like Telegram's for initData: it records ready/expand and the BackButton.
+// like Telegram's for initData: it records ready/expand, the BackButton and
+// the event handlers, and has safe-area insets (a notch and a home bar).
 // The scheme is read from localStorage (tg_test_scheme) so a test can
 // switch it with a reload.
 func stubWebApp(t *testing.T, ctx context.Context, initData string) {
@@ -31,7 +32,9 @@ func stubWebApp(t *testing.T, ctx context.Context, initData string) {
 		window.Telegram = { WebApp: {
 			initData: %q, initDataUnsafe: { user: { id: 1, language_code: 'en' } },
 			colorScheme: dark ? 'dark' : 'light', themeParams: dark ? %s : %s,
-			calls: [], ready() { this.calls.push('ready'); }, expand() { this.calls.push('expand'); }, onEvent() {},
+			safeAreaInset: { top: 20, bottom: 34, left: 0, right: 0 }, contentSafeAreaInset: { top: 0, bottom: 0, left: 0, right: 0 },
+			handlers: {}, onEvent(name, f) { (this.handlers[name] = this.handlers[name] || []).push(f); },
+			calls: [], ready() { this.calls.push('ready'); }, expand() { this.calls.push('expand'); },
 			BackButton: { isVisible: false, handlers: [], show() { this.isVisible = true; }, hide() { this.isVisible = false; },
 				onClick(f) { this.handlers.push(f); }, offClick(f) { this.handlers = this.handlers.filter((h) => h !== f); } },
 		} };
@@ -94,6 +97,14 @@ func TestMiniAppPage(t *testing.T) {
 	assert.Equal(t, "light", eval[string](t, tab, `document.documentElement.dataset.theme`))
 	assert.NotEmpty(t, eval[string](t, tab, `localStorage.getItem('mediateka_token') || ''`), "signed in through init_data")
 	assert.False(t, eval[bool](t, tab, `Telegram.WebApp.BackButton.isVisible`), "nothing to go back to")
+
+	// Telegram's safe areas pad the page; in full screen its header adds
+	// the content inset, and the page follows the change.
+	padding := `(s => [s.paddingTop, s.paddingBottom].join(' '))(getComputedStyle(document.body))`
+	assert.Equal(t, "20px 34px", eval[string](t, tab, padding))
+	eval[any](t, tab, `(w => { w.contentSafeAreaInset = { top: 46, bottom: 0, left: 0, right: 0 }; w.handlers.contentSafeAreaChanged.forEach((f) => f()); })(Telegram.WebApp)`)
+	assert.Equal(t, "66px 34px", eval[string](t, tab, padding))
+	assert.Equal(t, "66px", eval[string](t, tab, `getComputedStyle(document.querySelector('.bar')).top`), "the sticky header stays under Telegram's")
 
 	click(t, tab, `#tabs [data-view="library"]`)
 	until(t, tab, "the BackButton shows", `Telegram.WebApp.BackButton.isVisible && !document.getElementById('view-library').hidden`)
@@ -191,8 +202,11 @@ func TestMiniAppPage(t *testing.T) {
 		assert.Equal(t, "#17212b", eval[string](t, frag, `getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()`))
 		click(t, frag, `#tabs [data-view="chat"]`)
 		events := eval[[]any](t, frag, `TelegramWebviewProxy.events.map(([n, d]) => n + ' ' + d)`)
-		assert.Equal(t, []any{"web_app_ready null", "web_app_expand null", `web_app_setup_back_button {"is_visible":false}`,
-			`web_app_setup_back_button {"is_visible":true}`}, events)
+		assert.Equal(t, []any{"web_app_ready null", "web_app_expand null", "web_app_request_safe_area null", "web_app_request_content_safe_area null",
+			`web_app_setup_back_button {"is_visible":false}`, `web_app_setup_back_button {"is_visible":true}`}, events)
+		eval[any](t, frag, `Telegram.WebView.receiveEvent('safe_area_changed', { top: 24, bottom: 16, left: 0, right: 0 })`)
+		eval[any](t, frag, `Telegram.WebView.receiveEvent('content_safe_area_changed', { top: 40, bottom: 0, left: 0, right: 0 })`)
+		assert.Equal(t, "64px 16px", eval[string](t, frag, `(s => [s.paddingTop, s.paddingBottom].join(' '))(getComputedStyle(document.body))`))
 		eval[any](t, frag, `Telegram.WebView.receiveEvent('back_button_pressed', null)`)
 		until(t, frag, "back", `!document.getElementById('view-remote').hidden`)
 	})

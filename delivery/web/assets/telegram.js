@@ -53,6 +53,22 @@ function applyTheme(params, scheme) {
   root.dataset.theme = scheme === 'dark' || scheme === 'light' ? scheme : isColour(p.bg_color) && isDark(p.bg_color) ? 'dark' : 'light';
 }
 
+/** One side of an inset: a number of CSS pixels, else 0. */
+const side = (v) => (Number.isFinite(v) && v > 0 ? v : 0);
+
+/**
+ * Applies Telegram's insets (Mini Apps 8.0): the device's safe area
+ * (notches, system bars) plus the content's (Telegram's own header and
+ * buttons in full screen) become --tg-inset-top/right/bottom/left, which
+ * app.css takes where they exceed the browser's env(safe-area-inset-*).
+ */
+function applyInsets(safe, content) {
+  const root = document.documentElement;
+  for (const k of ['top', 'right', 'bottom', 'left']) {
+    root.style.setProperty('--tg-inset-' + k, side((safe || {})[k]) + side((content || {})[k]) + 'px');
+  }
+}
+
 /** The launch parameters Telegram put into the fragment, or null. */
 function fromFragment() {
   const q = new URLSearchParams(location.hash.slice(1));
@@ -98,7 +114,13 @@ function viaWebApp(wa) {
     lang: (wa.initDataUnsafe && wa.initDataUnsafe.user && wa.initDataUnsafe.user.language_code) || '',
     start() {
       applyTheme(wa.themeParams, wa.colorScheme);
-      if (typeof wa.onEvent === 'function') wa.onEvent('themeChanged', () => applyTheme(wa.themeParams, wa.colorScheme));
+      const insets = () => applyInsets(wa.safeAreaInset, wa.contentSafeAreaInset);
+      insets();
+      if (typeof wa.onEvent === 'function') {
+        wa.onEvent('themeChanged', () => applyTheme(wa.themeParams, wa.colorScheme));
+        wa.onEvent('safeAreaChanged', insets);
+        wa.onEvent('contentSafeAreaChanged', insets);
+      }
       if (typeof wa.ready === 'function') wa.ready();
       if (typeof wa.expand === 'function') wa.expand();
     },
@@ -121,12 +143,18 @@ function viaProtocol(launch) {
     lang: launch.lang,
     start() {
       applyTheme(theme);
+      let safe = {};
+      let content = {};
       listen((name, data) => {
         if (name === 'back_button_pressed' && onBack) onBack();
         if (name === 'theme_changed' && data && data.theme_params) { theme = data.theme_params; applyTheme(theme); }
+        if (name === 'safe_area_changed' && data) { safe = data; applyInsets(safe, content); }
+        if (name === 'content_safe_area_changed' && data) { content = data; applyInsets(safe, content); }
       });
       postEvent('web_app_ready');
       postEvent('web_app_expand');
+      postEvent('web_app_request_safe_area');
+      postEvent('web_app_request_content_safe_area');
     },
     backButton(visible, fn) {
       onBack = visible ? fn : null;
@@ -137,7 +165,7 @@ function viaProtocol(launch) {
 
 /**
  * The Telegram host the page runs in, or null in a plain browser:
- * {initData, lang, start(): theme, ready and expand, backButton(visible, onClick)}.
+ * {initData, lang, start(): theme, safe areas, ready and expand, backButton(visible, onClick)}.
  */
 export function telegram() {
   const wa = window.Telegram && window.Telegram.WebApp;
