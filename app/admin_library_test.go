@@ -265,3 +265,55 @@ func TestAdminLibraryFilesByStatus(t *testing.T) {
 	assert.Equal(t, "invalid_input", errCode(body))
 	assert.Contains(t, body["error"].(map[string]any)["fields"], "status")
 }
+
+// TestAdminLibraryListPages: a library larger than a page shows the first
+// 50 entries and the range, and the pager turns to the rest in the API's
+// order; a filter starts again from the first page.
+func TestAdminLibraryListPages(t *testing.T) {
+	la := newLibApp(t, nil)
+	films := map[string]string{}
+	for i := range 55 {
+		films[fmt.Sprintf("Film %02d (%d)/Film.%02d.%d.mkv", i, 1950+i, i, 1950+i)] = "x"
+	}
+	la.put(t, films)
+	la.scan(t)
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { require.NoError(t, stop()) }()
+	ids := func(offset int) []string {
+		_, raw := la.raw(t, "GET", fmt.Sprintf("/api/media/files?limit=50&offset=%d", offset), la.admin, nil)
+		var list []map[string]any
+		require.NoError(t, json.Unmarshal(raw, &list))
+		out := make([]string, len(list))
+		for i, m := range list {
+			out[i] = fmt.Sprint(m["id"])
+		}
+		return out
+	}
+	shownIDs := `[...document.querySelectorAll('#lib-list tbody tr.clickable')].map(tr => tr.dataset.id).join(' ')`
+	pagerText := `document.querySelector('#lib-list .pager span').textContent`
+
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	at := openAdmin(t, b, "http://"+addr, la.admin, "library")
+	ctx := at.ctx
+	until(t, ctx, "the first page", listRows+` === 50`)
+	assert.Equal(t, strings.Join(ids(0), " "), eval[string](t, ctx, shownIDs))
+	assert.Equal(t, "1–50 of 55", eval[string](t, ctx, pagerText))
+	assert.True(t, eval[bool](t, ctx, `document.querySelector('#lib-list .pager button').disabled`), "no page before the first")
+
+	click(t, ctx, `#lib-list .pager button:last-child`)
+	until(t, ctx, "the second page", listRows+` === 5`)
+	assert.Equal(t, strings.Join(ids(50), " "), eval[string](t, ctx, shownIDs))
+	assert.Equal(t, "51–55 of 55", eval[string](t, ctx, pagerText))
+	assert.True(t, eval[bool](t, ctx, `document.querySelector('#lib-list .pager button:last-child').disabled`), "no page after the last")
+
+	setControl(t, ctx, "#lib-type", "movie", "change")
+	until(t, ctx, "a filter starts from the first page", listRows+` === 50`)
+	assert.Equal(t, "1–50 of 55", eval[string](t, ctx, pagerText))
+	click(t, ctx, `#lib-list .pager button:last-child`)
+	until(t, ctx, "and pages too", listRows+` === 5`)
+	click(t, ctx, `#lib-list .pager button:first-child`)
+	until(t, ctx, "and back", listRows+` === 50`)
+	at.noFailedRequests(t)
+	b.noProblems(t)
+}

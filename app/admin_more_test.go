@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/repository/sqlstore/sqlstoretest"
 )
 
 // barsOf reads a bar chart under selector as label → number, as shown.
@@ -155,6 +157,22 @@ func TestAdminMoreTabsInABrowser(t *testing.T) {
 	until(t, ctx, "the refusal is shown in the API's words", fmt.Sprintf(`[...document.querySelectorAll('#toasts .toast.error')].some(x => x.textContent.includes(%q))`, message))
 	until(t, ctx, "the switch is put back", fmt.Sprintf(`!document.querySelector(%q).checked`, sel))
 	assert.Equal(t, false, pluginState(notLoaded)["enabled"])
+
+	// The table is the API's list, row by row, in load order.
+	_, list = wa.raw(t, "GET", "/api/admin/plugins", wa.admin, nil)
+	require.NoError(t, json.Unmarshal(list, &plugins))
+	var rows [][]string
+	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify([...document.querySelectorAll('#pl-list tbody tr')].map(tr => [
+		tr.dataset.plugin, tr.cells[0].textContent, String(tr.querySelector('input.switch').checked),
+		String(tr.cells[3].querySelector('.ok') !== null), String(tr.cells[4].querySelector('.ok') !== null), tr.cells[5].textContent]))`)), &rows))
+	require.Len(t, rows, len(plugins))
+	for i, p := range plugins {
+		lastErr := "—"
+		if e, _ := p["last_error"].(string); e != "" {
+			lastErr = e
+		}
+		assert.Equal(t, []string{p["name"].(string), fmt.Sprint(p["order"]), fmt.Sprint(p["enabled"]), fmt.Sprint(p["loaded"]), fmt.Sprint(p["running"]), lastErr}, rows[i], "row %d", i)
+	}
 	adminShots(t, ctx, shots, "plugins", "admin-plugins")
 
 	// AI: save the instruction, add a key and delete it, reset.
@@ -178,6 +196,20 @@ func TestAdminMoreTabsInABrowser(t *testing.T) {
 	assert.Empty(t, eval[string](t, ctx, `document.getElementById('ai-new-key').value`), "the typed key is not kept in the page")
 	_, key := wa.do(t, "GET", "/api/keys/spare", wa.admin, nil)
 	assert.Equal(t, 50.0, key["daily_quota"])
+
+	// The key used up its quota today; the reset gives it a fresh one.
+	_, err := sqlstoretest.Raw(t, wa.cfg.DBPath()).Exec(`UPDATE api_keys SET used_today = 50, used_day = ? WHERE key_name = 'spare'`,
+		time.Now().UTC().Format(time.DateOnly))
+	require.NoError(t, err)
+	switchTab(t, ctx, "plugins")
+	switchTab(t, ctx, "ai")
+	until(t, ctx, "the used-up quota shows", `(document.querySelector('#ai-keys tr[data-key="spare"]')?.textContent || '').includes('50 / 50')`)
+	press(t, ctx, `#ai-keys tr[data-key="spare"] button[data-act="reset-quota"]`)
+	until(t, ctx, "the quota is back", `document.querySelector('#ai-keys tr[data-key="spare"]').textContent.includes('0 / 50')`)
+	until(t, ctx, "and told", `[...document.querySelectorAll('#toasts .toast')].some(x => x.textContent === 'The quota of key spare is reset' || x.textContent === 'Квота ключа spare сброшена')`)
+	_, key = wa.do(t, "GET", "/api/keys/spare", wa.admin, nil)
+	assert.Equal(t, 0.0, key["used_today"])
+
 	press(t, ctx, `#ai-keys tr[data-key="spare"] button[data-act="disable"]`)
 	until(t, ctx, "switched off", `document.querySelector('#ai-keys tr[data-key="spare"] button[data-act="enable"]') !== null`)
 	_, key = wa.do(t, "GET", "/api/keys/spare", wa.admin, nil)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +102,18 @@ func TestAdminTabsTorrents(t *testing.T) {
 	until(t, ctx, "the .torrent file is listed under the hash of its info dictionary", torrentRow(fileHash)+` != null`)
 	until(t, ctx, "the client has the file's metadata at once", torrentRow(fileHash)+`.innerText.includes('Another.Film.2021.mkv')`)
 	assert.NotContains(t, eval[string](t, ctx, torrentRow(fileHash)+`.innerText`), "Metadata", "no waiting for peers")
+
+	// A link to a .torrent: the server fetches it and adds what it holds.
+	linked, linkedHash := torrenttest.SingleFile("Linked.Film.2019.mkv", bytes.Repeat([]byte("l"), 30_000))
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-bittorrent")
+		_, _ = w.Write(linked)
+	}))
+	defer site.Close()
+	fill(t, ctx, "#atr-link", site.URL+"/download/linked.torrent")
+	click(t, ctx, "#atr-add")
+	until(t, ctx, "the linked .torrent is listed", torrentRow(linkedHash)+`?.innerText.includes('Linked.Film.2019.mkv')`)
+	until(t, ctx, "its addition is told", toastShown("info", "Added: "+linkedHash))
 
 	fill(t, ctx, "#atr-query", "Interstellar")
 	click(t, ctx, "#atr-find")
@@ -290,6 +304,11 @@ func TestAdminTabsSpeech(t *testing.T) {
 	eval[bool](t, ctx, `import('/assets/i18n.js').then((i) => { window.__tooLong = i.t('err.text_too_long'); }), true`)
 	until(t, ctx, "the shared string is read", `window.__tooLong !== undefined`)
 	assert.Equal(t, "The text is over 5000 characters: too long to read aloud", eval[string](t, ctx, `window.__tooLong`), "the global string is not overridden")
+
+	// A blank text is refused in the tab's words, before any request.
+	fill(t, ctx, "#atts-text", "   ")
+	click(t, ctx, "#atts-play")
+	until(t, ctx, "a blank text is refused", `document.getElementById('atts-status').textContent === 'Type a text'`)
 
 	adminShots(t, ctx, dir, "speech", "admin-speech")
 	tab.noFailedRequests(t, "engine=google", "text=aaaa")

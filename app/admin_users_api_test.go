@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/domain"
 )
 
 // usersAPI calls /api/admin/users and checks that no answer carries a
@@ -219,9 +221,15 @@ func TestAdminUsersAPILifecycle(t *testing.T) {
 	status, _ = api.object(t, "GET", "/api/auth/me", veraTok, nil)
 	assert.Equal(t, 401, status, "the unlinked account's sessions end")
 	veraTok = api.ta.login(t, "vera@example.org", "vera-new-password")
+	status, pending := api.object(t, "POST", path+"/telegram-link", admin, nil)
+	require.Equal(t, 200, status, "%v", pending)
 
 	resp, raw := api.call(t, "DELETE", path, admin, nil)
 	require.Equal(t, 204, resp.StatusCode, "%s", raw)
+	_, err = api.ta.uc.telegram.Redeem(t.Context(), pending["code"].(string), 778)
+	assert.Error(t, err, "a deleted account's pending link code links nothing")
+	_, err = api.ta.repos.users.ByTelegramID(t.Context(), 778)
+	assert.True(t, domain.IsKind(err, domain.KindNotFound), "nobody is linked to 778: %v", err)
 	assert.Empty(t, raw)
 	status, body = api.object(t, "GET", "/api/auth/me", veraTok, nil)
 	assert.Equal(t, 401, status, "a deleted account's token is refused at the next request")

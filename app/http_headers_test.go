@@ -50,25 +50,33 @@ func TestHomePageRunsUnderItsPolicy(t *testing.T) {
 }
 
 // TestEachPageListsOnlyTheImagesItShows: the home page shows profile
-// pictures of the sign-in provider; the player and the remote show only
-// thumbnails they fetched themselves (blob: URLs), so an image address
-// from elsewhere, even one a peer in a room sent, is never loaded.
+// pictures of the sign-in provider; the other pages show only thumbnails
+// they fetched themselves (blob: URLs), so an image address from
+// elsewhere, even one a peer in a room sent, is never loaded. Pages that
+// play (films, speech) admit blob: media; only the Mini App may be framed
+// by Telegram's web client.
 func TestEachPageListsOnlyTheImagesItShows(t *testing.T) {
 	ta := newTestApp(t, nil)
-	for path, want := range map[string]string{
-		"/":       "'self' https: data: blob:",
-		"/player": "'self' blob:",
-		"/remote": "'self' blob:",
+	const telegram = "'self' https://web.telegram.org https://*.web.telegram.org"
+	for path, want := range map[string]struct{ img, media, frame string }{
+		"/":       {"'self' https: data: blob:", "", "'self'"},
+		"/player": {"'self' blob:", "'self' blob:", "'self'"},
+		"/remote": {"'self' blob:", "'self' blob:", "'self'"},
+		"/admin":  {"'self' blob:", "'self' blob:", "'self'"},
+		"/tgmini": {"'self' blob:", "", telegram},
 	} {
 		resp, err := ta.HTTP().App().Test(httpGet(path))
 		require.NoError(t, err)
 		require.Equal(t, 200, resp.StatusCode, path)
-		var imgSrc []string
+		got := map[string]string{}
 		for _, d := range strings.Split(resp.Header.Get("Content-Security-Policy"), ";") {
-			if name, value, _ := strings.Cut(strings.TrimSpace(d), " "); name == "img-src" {
-				imgSrc = append(imgSrc, value)
-			}
+			name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+			_, twice := got[name]
+			require.False(t, twice, "%s: %s given once", path, name)
+			got[name] = value
 		}
-		assert.Equal(t, []string{want}, imgSrc, path)
+		assert.Equal(t, want.img, got["img-src"], path)
+		assert.Equal(t, want.media, got["media-src"], path)
+		assert.Equal(t, want.frame, got["frame-ancestors"], path)
 	}
 }
