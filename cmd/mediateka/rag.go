@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"mediateka/app"
 	"mediateka/domain"
 	"mediateka/usecase/rag"
@@ -40,9 +38,7 @@ func ragCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetVisibility(!*quiet),
-		progressbar.OptionSetDescription("indexing"), progressbar.OptionShowCount(), progressbar.OptionSetItsString("entries"),
-		progressbar.OptionShowIts(), progressbar.OptionThrottle(100*time.Millisecond))
+	bar := newProgressBar(stderr, *quiet, "indexing", "entries")
 	st, err := app.BuildRAG(ctx, cfg, nil, 100*time.Millisecond, func(st rag.Status) {
 		if st.Total > 0 {
 			bar.ChangeMax(st.Total)

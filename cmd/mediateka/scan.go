@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"mediateka/app"
 	"mediateka/domain"
 	"mediateka/usecase/library"
@@ -56,9 +54,7 @@ func scanCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetVisibility(!*quiet),
-		progressbar.OptionSetDescription("scanning"), progressbar.OptionShowCount(), progressbar.OptionSetItsString("files"),
-		progressbar.OptionShowIts(), progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(100*time.Millisecond))
+	bar := newProgressBar(stderr, *quiet, "scanning", "files")
 	st, err := app.Scan(ctx, cfg, library.ScanRequest{Paths: paths, Disk: *disk}, 100*time.Millisecond, func(st library.Status) {
 		_ = bar.Set(st.FilesSeen)
 	})
