@@ -8,12 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mediateka/repository/aimodel/aifake"
 )
 
 // setControl sets a form control's value as a person would and fires
@@ -314,6 +318,52 @@ func TestAdminLibraryListPages(t *testing.T) {
 	until(t, ctx, "and pages too", listRows+` === 5`)
 	click(t, ctx, `#lib-list .pager button:first-child`)
 	until(t, ctx, "and back", listRows+` === 50`)
+	at.noFailedRequests(t)
+	b.noProblems(t)
+}
+
+// TestAdminLibraryClassifiesWithAModel: with a model (a fake Gemini) the
+// panel's classification shows the job running with its progress, live
+// from the events, then done with its counts; the entry has the model's
+// plot.
+func TestAdminLibraryClassifiesWithAModel(t *testing.T) {
+	la, fake := classifyApp(t, nil)
+	la.put(t, map[string]string{"Фильмы/The.Matrix.1999.1080p.mkv": "m", "Фильмы/Heat.1995.mkv": "h"})
+	la.scan(t)
+	matrix := la.idOf(t, "Фильмы/The.Matrix.1999.1080p.mkv")
+	gate := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(gate) }) }
+	defer release()
+	var asked atomic.Int32
+	fake.SetReplyFunc(func(r aifake.Request) string {
+		if asked.Add(1) == 2 {
+			<-gate // the second entry waits, so the job is seen running
+		}
+		if strings.Contains(r.Message, "Matrix") {
+			return matrixAnswer
+		}
+		return `{"title_orig": "Heat", "year": 1995, "main_category": "action", "plot": "Ограбление и погоня."}`
+	})
+	addr, stop := runOnLoopback(t, la.testApp)
+	defer func() { release(); require.NoError(t, stop()) }()
+
+	b, closeBrowser := newPageBrowser(t)
+	defer closeBrowser()
+	at := openAdmin(t, b, "http://"+addr, la.admin, "library")
+	ctx := at.ctx
+	until(t, ctx, "the block is drawn", `document.getElementById('classify-box')?.dataset.state === 'idle'`)
+	click(t, ctx, "#classify-start")
+	until(t, ctx, "running, one of two done", `document.getElementById('classify-box').dataset.state === 'running' &&
+		document.getElementById('classify-box').textContent.includes('done: 1 of 2')`)
+	assert.True(t, eval[bool](t, ctx, `document.getElementById('classify-start').disabled`), "one job at a time")
+	assert.Contains(t, visibleText(t, ctx, "#classify-box"), "Model: gemini")
+	release()
+	until(t, ctx, "completed", `document.getElementById('classify-box').dataset.state === 'completed'`)
+	assert.Contains(t, visibleText(t, ctx, "#classify-box"), "done: 2 of 2, failed: 0")
+	assert.Equal(t, 2.0, eval[float64](t, ctx, `document.querySelector('#classify-box progress').value`))
+	assert.False(t, eval[bool](t, ctx, `document.getElementById('classify-start').disabled`))
+	assert.Equal(t, "Хакер Нео узнаёт, что мир — симуляция.", la.entry(t, matrix)["plot"])
 	at.noFailedRequests(t)
 	b.noProblems(t)
 }
