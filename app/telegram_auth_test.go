@@ -158,11 +158,7 @@ func TestTelegramMiniAppWithoutBotToken(t *testing.T) {
 // The plugin's config.json token serves when TELEGRAM_BOT_TOKEN is unset;
 // the environment wins when both are there.
 func TestTelegramBotTokenFromThePluginConfig(t *testing.T) {
-	ta := buildTestApp(t, appOptions{beside: func(dir string) {
-		p := filepath.Join(dir, "data", "plugins", "telegram")
-		require.NoError(t, os.MkdirAll(p, 0o700))
-		require.NoError(t, os.WriteFile(filepath.Join(p, "config.json"), []byte(`{"token": " `+miniAppBotToken+` "}`), 0o600))
-	}})
+	ta := buildTestApp(t, appOptions{beside: telegramConfig(t, map[string]any{"token": " " + miniAppBotToken + " "})})
 	resp, body := ta.do(t, "POST", "/api/auth/telegram", "", map[string]any{"init_data": signedInitData(miniAppBotToken, 1, time.Now())})
 	assert.Equal(t, 403, resp.StatusCode, "verified with the plugin's token: %v", body)
 	assert.Equal(t, "telegram_not_linked", errCode(body))

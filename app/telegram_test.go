@@ -19,6 +19,18 @@ import (
 	"mediateka/repository/qbittorrent/qbittest"
 )
 
+// telegramConfig writes the telegram plugin's config.json (the fake Bot
+// API's address among its fields) beside a test app's data.
+func telegramConfig(t *testing.T, cfg map[string]any) func(dir string) {
+	return func(dir string) {
+		conf := filepath.Join(dir, "data", "plugins", "telegram")
+		require.NoError(t, os.MkdirAll(conf, 0o750))
+		raw, err := json.Marshal(cfg)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
+	}
+}
+
 // TestTelegramBotOverTheWiredApp runs the bot plugin of a real app against
 // the fake Bot API: /status through the app's status adapter, a question
 // through the app's chat, the webhook route, and the admin switch that
@@ -27,13 +39,8 @@ func TestTelegramBotOverTheWiredApp(t *testing.T) {
 	t.Parallel()
 	fake := tgfake.New(t)
 	ta := buildTestApp(t, appOptions{
-		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
-		beside: func(dir string) {
-			conf := filepath.Join(dir, "data", "plugins", "telegram")
-			require.NoError(t, os.MkdirAll(conf, 0o750))
-			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42}})
-			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
-		},
+		env:    map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
+		beside: telegramConfig(t, map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42}}),
 	})
 	st, err := ta.plugins.Get("telegram")
 	require.NoError(t, err)
@@ -81,13 +88,8 @@ func TestTelegramWebhookThroughTheServer(t *testing.T) {
 	fake := tgfake.New(t)
 	ta := buildTestApp(t, appOptions{
 		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
-		beside: func(dir string) {
-			conf := filepath.Join(dir, "data", "plugins", "telegram")
-			require.NoError(t, os.MkdirAll(conf, 0o750))
-			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "mode": "webhook",
-				"webhook_url": "https://media.example.org/api/telegram/webhook", "webhook_secret": "s3cret_token-1"})
-			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
-		},
+		beside: telegramConfig(t, map[string]any{"api_url": fake.URL(), "mode": "webhook",
+			"webhook_url": "https://media.example.org/api/telegram/webhook", "webhook_secret": "s3cret_token-1"}),
 	})
 	addr, stop := runOnLoopback(t, ta)
 	defer func() { require.NoError(t, stop()) }()
@@ -135,13 +137,8 @@ func TestTelegramWebhookThroughTheServer(t *testing.T) {
 func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
 	fake := tgfake.New(t)
 	la := newLibAppWith(t, nil, appOptions{
-		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
-		beside: func(dir string) {
-			conf := filepath.Join(dir, "data", "plugins", "telegram")
-			require.NoError(t, os.MkdirAll(conf, 0o750))
-			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42, 43}, "rate_per_minute": 100})
-			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
-		},
+		env:    map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token, "MEDIATEKA_TORRENT_CLIENT__URL": ""},
+		beside: telegramConfig(t, map[string]any{"api_url": fake.URL(), "allowed_users": []int64{42, 43}, "rate_per_minute": 100}),
 	})
 	addr, stop := runOnLoopback(t, la.testApp)
 	defer func() { require.NoError(t, stop()) }()
@@ -254,12 +251,7 @@ func TestTelegramUnlinkedUserCannotAddOrListTorrents(t *testing.T) {
 		env: map[string]string{"TELEGRAM_BOT_TOKEN": tgfake.Token,
 			"MEDIATEKA_TORRENT_CLIENT__URL": d.URL, "MEDIATEKA_TORRENT_CLIENT__USERNAME": d.Username,
 			"MEDIATEKA_TORRENT_CLIENT__PASSWORD": d.Password},
-		beside: func(dir string) {
-			conf := filepath.Join(dir, "data", "plugins", "telegram")
-			require.NoError(t, os.MkdirAll(conf, 0o750))
-			raw, _ := json.Marshal(map[string]any{"api_url": fake.URL()})
-			require.NoError(t, os.WriteFile(filepath.Join(conf, "config.json"), raw, 0o600))
-		},
+		beside: telegramConfig(t, map[string]any{"api_url": fake.URL()}),
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
