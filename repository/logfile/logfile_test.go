@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,9 +27,10 @@ func backwardLines(t *testing.T, content string) []string {
 	t.Helper()
 	var got []string
 	require.NoError(t, backward(strings.NewReader(content), int64(len(content)), func(l []byte) bool {
-		got = append([]string{string(l)}, got...)
+		got = append(got, string(l))
 		return true
 	}))
+	slices.Reverse(got)
 	return got
 }
 
