@@ -38,6 +38,7 @@ const listRows = `document.querySelectorAll('#lib-list tbody tr.clickable').leng
 // events, the audit, duplicate groups, classification without a model;
 // and a plain user's /admin.
 func TestAdminLibraryTab(t *testing.T) {
+	t.Parallel()
 	sa, stop := newScreenApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	// A film that goes missing, and a second "Heat (1995)" (a duplicate
@@ -274,6 +275,7 @@ func TestAdminLibraryFilesByStatus(t *testing.T) {
 // 50 entries and the range, and the pager turns to the rest in the API's
 // order; a filter starts again from the first page.
 func TestAdminLibraryListPages(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	films := map[string]string{}
 	for i := range 55 {
@@ -327,6 +329,7 @@ func TestAdminLibraryListPages(t *testing.T) {
 // from the events, then done with its counts; the entry has the model's
 // plot.
 func TestAdminLibraryClassifiesWithAModel(t *testing.T) {
+	t.Parallel()
 	la, fake := classifyApp(t, nil)
 	la.put(t, map[string]string{"Фильмы/The.Matrix.1999.1080p.mkv": "m", "Фильмы/Heat.1995.mkv": "h"})
 	la.scan(t)

@@ -63,6 +63,7 @@ func newAdminMoreApp(t *testing.T) (*adminMoreApp, func() error) {
 }
 
 func TestAdminMoreTabsInABrowser(t *testing.T) {
+	t.Parallel()
 	wa, stop := newAdminMoreApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)

@@ -19,6 +19,7 @@ import (
 // /api/torrents is held back a moment): the AI tab shows alone, and the
 // list that would be asked every 5 s is asked no more.
 func TestAdminSwitchTabsWhileLoading(t *testing.T) {
+	t.Parallel()
 	// A torrent client that cannot be reached: /api/torrents answers 503,
 	// which the Torrents tab keeps asking every 5 s while it is open.
 	la := newLibAppEnv(t, nil, map[string]string{"MEDIATEKA_TORRENT_CLIENT__URL": "http://127.0.0.1:1"})
@@ -67,6 +68,7 @@ func TestAdminSwitchTabsWhileLoading(t *testing.T) {
 // disabled is enabled again, unless the handler kept it disabled (a build
 // it started runs) or it was disabled before.
 func TestAdminKitAction(t *testing.T) {
+	t.Parallel()
 	la := newLibAppEnv(t, nil, nil)
 	addr, stop := runOnLoopback(t, la.testApp)
 	defer func() { assert.NoError(t, stop()) }()
@@ -95,6 +97,7 @@ func TestAdminKitAction(t *testing.T) {
 // tab is open are on the Overview when it opens (the panel keeps them),
 // and an unexpected failure of the downloads' poll does not end it.
 func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
+	t.Parallel()
 	la := newLibAppEnv(t, nil, nil)
 	la.put(t, map[string]string{"Heat (1995)/Heat.1995.mkv": "heat"})
 	addr, stop := runOnLoopback(t, la.testApp)
@@ -138,6 +141,7 @@ func TestAdminOverviewKeepsEventsAndPolls(t *testing.T) {
 // and an edit under way stay — and a tab that draws its own words (Users)
 // is drawn again in the new language unless something is typed there.
 func TestAdminLanguageSwitchKeepsTheTab(t *testing.T) {
+	t.Parallel()
 	la := newLibAppEnv(t, nil, nil)
 	la.put(t, map[string]string{"Heat (1995)/Heat.1995.mkv": "heat", "Brat (1997)/Brat.1997.mkv": "brat"})
 	la.scan(t)

@@ -62,6 +62,7 @@ func torrentRow(hash string) string {
 // relocation reports; then the client goes away and the list says so in
 // place, without a message every refresh.
 func TestAdminTabsTorrents(t *testing.T) {
+	t.Parallel()
 	d := qbittest.Start(t)
 	jackett := torznabtest.Start(t, torznabtest.Options{APIKey: indexerKey, Items: jackettItems()})
 	env := indexerConfig(t, indexer("jackett", jackett, ""))
@@ -167,6 +168,7 @@ func TestAdminTabsTorrents(t *testing.T) {
 // followed to its report, rendered (markup as text again); a file is
 // cleared after a confirmation.
 func TestAdminTabsLogs(t *testing.T) {
+	t.Parallel()
 	la := newLibApp(t, nil)
 	addr, stop := runOnLoopback(t, la.testApp)
 	defer func() { require.NoError(t, stop()) }()
@@ -250,6 +252,7 @@ func TestAdminTabsLogs(t *testing.T) {
 // played from a blob: URL; an engine that cannot speak answers with its
 // reason, which the tab shows.
 func TestAdminTabsSpeech(t *testing.T) {
+	t.Parallel()
 	exectest.Require(t, "espeak-ng", "espeak-ng")
 	exectest.Require(t, "ffmpeg", "ffmpeg")
 	la := newLibApp(t, nil)

@@ -20,6 +20,7 @@ import (
 // deleting yourself show the API's refusal. No script error, and no failed
 // request but the two provoked.
 func TestAdminUsersTab(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, nil)
 	api := usersAPI{ta: ta}
 	base := serve(t, ta)

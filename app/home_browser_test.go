@@ -65,6 +65,7 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 const visibleLinks = `[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`
 
 func TestHomePageInABrowser(t *testing.T) {
+	t.Parallel()
 	browser, closeBrowser := newBrowser(t)
 	defer closeBrowser()
 	ta, f, base := serveOAuth(t, "localhost")

@@ -18,6 +18,7 @@ import (
 // one is picked, and is remembered; the theme follows the system until
 // flipped, and the flip is remembered.
 func TestPagesOnPhoneAndDesktop(t *testing.T) {
+	t.Parallel()
 	wa, stop := newScreenApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)

@@ -62,6 +62,7 @@ const playerPosition = shownPosition
 // The end-to-end run: a phone's remote and a TV's player in one
 // room, real files, a real browser.
 func TestWatchingWithThePlayerAndTheRemote(t *testing.T) {
+	t.Parallel()
 	wa, stop := newScreenApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)

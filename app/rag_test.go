@@ -157,6 +157,7 @@ func TestRAGBuildStatusAndSearch(t *testing.T) {
 }
 
 func TestRAGUpdatesAfterEditAndScan(t *testing.T) {
+	t.Parallel()
 	ra := newRAGApp(t)
 	ra.build(t)
 	docs := ra.documents()

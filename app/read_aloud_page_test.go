@@ -49,6 +49,7 @@ const sourceBufferListeners = `(() => {
 // API is shown in words. Screenshots of the reading on a phone and a
 // desktop, dark and light, Russian and English.
 func TestReadingAPlotAloud(t *testing.T) {
+	t.Parallel()
 	exectest.Require(t, "espeak-ng", "espeak-ng")
 	exectest.Require(t, "ffmpeg", "ffmpeg")
 	wa, stop := newScreenApp(t)

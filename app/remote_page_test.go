@@ -16,6 +16,7 @@ import (
 // refuses is shown in words. The page reaches the server through a proxy
 // that can drop its connections, as a network does: it rejoins.
 func TestRemotePageDrivesTheRoom(t *testing.T) {
+	t.Parallel()
 	ra, stop := newRoomApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)

@@ -74,6 +74,7 @@ func newMiniApp(t *testing.T) (*roomApp, func() error) {
 // without any object, through the Mini Apps protocol. In a plain browser
 // it is the home page's sign-in and then the same page.
 func TestMiniAppPage(t *testing.T) {
+	t.Parallel()
 	ra, stop := newMiniApp(t)
 	defer func() { require.NoError(t, stop()) }()
 	b, closeBrowser := newPageBrowser(t)
