@@ -1,10 +1,11 @@
 // The home page: sign-in with e-mail and password or Google, links to the
 // player, the remote and (for an administrator) the admin panel, and the
-// code that links the account to the Telegram bot (/link <code>). A Google sign-in lands here as /#code=<one-time
-// code>: the page trades it for a token through the API. The only tokens
-// ever stored are those the API itself returned to this page (never one
-// read from a link). It uses the pages' API client, with its 401s left to
-// this page (here is where a person signs in).
+// code that links the account to the Telegram bot (/link <code>). A Google
+// sign-in lands here as /#code=<one-time code>: the page trades it for a
+// token through the API. The only tokens ever stored are those the API
+// itself returned to this page (never one read from a link). It uses the
+// pages' API client, with its 401s left to this page (here is where a
+// person signs in).
 import { api, me, token, keepToken, forgetToken, readable } from './api.js';
 
 const $ = (id) => document.getElementById(id);
