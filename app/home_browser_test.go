@@ -22,7 +22,7 @@ func newBrowser(t *testing.T) (context.Context, func()) {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless)...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	return ctx, func() { cancelTimeout(); cancel(); cancelAlloc() }
 }
 
@@ -55,15 +55,15 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
+// visibleLinks lists the home page's shown links to other pages.
+const visibleLinks = `[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`
+
 // The page in a real browser: a link carrying a token signs nobody in, the
 // form hides after sign-in, Google shows only when configured, a Google
 // sign-in completes through the API in the browser that started it, and a
 // link carrying someone else's one-time code signs nobody in. The server is
 // "localhost" and the fake Google 127.0.0.1, so the redirect back from
 // Google is cross-site as in production and the cookies' SameSite counts.
-// visibleLinks lists the home page's shown links to other pages.
-const visibleLinks = `[...document.querySelectorAll('#links a[href^="/"]')].filter(a => a.offsetParent).map(a => a.getAttribute('href')).join(' ')`
-
 func TestHomePageInABrowser(t *testing.T) {
 	t.Parallel()
 	browser, closeBrowser := newBrowser(t)

@@ -88,19 +88,24 @@ func TestWhichMethodsAreSafeToRepeat(t *testing.T) {
 // timeout ends the call. Reading again is harmless and retried; an answer
 // may have been sent, so it is not.
 func TestATimeoutIsRetriedOnlyForReads(t *testing.T) {
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		select {
-		case <-r.Context().Done():
-		case <-time.After(time.Second):
-		}
-	}))
-	t.Cleanup(srv.Close)
-	client := &http.Client{Timeout: 50 * time.Millisecond}
-	assert.Equal(t, maxAttempts-1, postWith(t, client, srv.URL, "getUpdates"), "a timed-out read is tried again")
-	assert.Equal(t, int32(maxAttempts), calls.Load())
-	calls.Store(0)
-	assert.Equal(t, 0, postWith(t, client, srv.URL, "sendMessage"), "a timed-out answer may have been sent")
-	assert.Equal(t, int32(1), calls.Load())
+	tooLate := func(calls *atomic.Int32) string {
+		done := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			select {
+			case <-r.Context().Done():
+			case <-done:
+			}
+		}))
+		t.Cleanup(srv.Close)
+		t.Cleanup(func() { close(done) }) // runs first: no handler holds Close up
+		return srv.URL
+	}
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	var reads, answers atomic.Int32
+	assert.Equal(t, maxAttempts-1, postWith(t, client, tooLate(&reads), "getUpdates"), "a timed-out read is tried again")
+	require.Eventually(t, func() bool { return reads.Load() == maxAttempts }, 5*time.Second, 10*time.Millisecond, "every attempt reached the server")
+	assert.Equal(t, 0, postWith(t, client, tooLate(&answers), "sendMessage"), "a timed-out answer may have been sent")
+	require.Eventually(t, func() bool { return answers.Load() == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, int32(1), answers.Load(), "sent once")
 }
