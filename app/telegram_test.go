@@ -52,9 +52,7 @@ func TestTelegramBotOverTheWiredApp(t *testing.T) {
 
 	say := func(text string, n int) []tgfake.Call {
 		before := len(fake.Calls("sendMessage"))
-		fake.Push(map[string]any{"message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
-			"chat": map[string]any{"id": 42, "type": "private"},
-			"from": map[string]any{"id": 42, "is_bot": false, "first_name": "A", "language_code": "en"}}})
+		fake.Push(tgfake.Message(42, "en", text))
 		return fake.WaitCalls(t, "sendMessage", before+n)[before:]
 	}
 	got := say("/status", 1)
@@ -99,9 +97,10 @@ func TestTelegramWebhookThroughTheServer(t *testing.T) {
 
 	post := func(secret, text string) int {
 		t.Helper()
-		update, _ := json.Marshal(map[string]any{"update_id": 7, "message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
-			"chat": map[string]any{"id": 42, "type": "private"},
-			"from": map[string]any{"id": 42, "is_bot": false, "first_name": "A", "language_code": "en"}}})
+		msg := tgfake.Message(42, "en", text)
+		msg["update_id"] = 7
+		update, err := json.Marshal(msg)
+		require.NoError(t, err)
 		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/api/telegram/webhook", bytes.NewReader(update))
 		require.NoError(t, err)
 		req.Header.Set("Content-Type", "application/json")
@@ -151,9 +150,7 @@ func TestTelegramBotLinksNotifiesAndPlaysOverTheWiredApp(t *testing.T) {
 	say := func(from int64, text string) sent {
 		t.Helper()
 		before := len(fake.Calls("sendMessage"))
-		fake.Push(map[string]any{"message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
-			"chat": map[string]any{"id": from, "type": "private"},
-			"from": map[string]any{"id": from, "is_bot": false, "first_name": "A", "language_code": "en"}}})
+		fake.Push(tgfake.Message(from, "en", text))
 		return sentOf(fake.WaitCalls(t, "sendMessage", before+1)[before])
 	}
 	link := func(token string, tgID int64, email string) {
@@ -260,9 +257,7 @@ func TestTelegramUnlinkedUserCannotAddOrListTorrents(t *testing.T) {
 
 	say := func(lang, text string) string {
 		before := len(fake.Calls("sendMessage"))
-		fake.Push(map[string]any{"message": map[string]any{"message_id": 1, "date": 1700000000, "text": text,
-			"chat": map[string]any{"id": 77, "type": "private"},
-			"from": map[string]any{"id": 77, "is_bot": false, "first_name": "S", "language_code": lang}}})
+		fake.Push(tgfake.Message(77, lang, text))
 		return fake.WaitCalls(t, "sendMessage", before+1)[before].Fields["text"]
 	}
 	assert.Equal(t, "Link your media server account first: /link CODE", say("en", filmMagnet))

@@ -15,6 +15,7 @@ import (
 	"mediateka/domain"
 	"mediateka/plugins/mediaorganizer"
 	"mediateka/plugins/telegram"
+	"mediateka/plugins/telegram/tgfake"
 	"mediateka/repository/localfs"
 	"mediateka/repository/sqlstore"
 	"mediateka/repository/sqlstore/sqlstoretest"
@@ -196,8 +197,8 @@ func TestUsersNotAllowedGetOneRefusalAndNoChat(t *testing.T) {
 	got := sentOf(e.say(t, strangerTG, "ru", "привет", 1))
 	assert.Equal(t, []sent{{ChatID: "1003", ParseMode: "HTML",
 		Text: "Извините, этот бот закрытый: вашего Telegram-аккаунта нет в списке допущенных. Попросите администратора медиатеки добавить вас."}}, got)
-	e.fake.Push(message(strangerTG, "ru", "/status"))
-	e.fake.Push(message(strangerTG, "ru", "ещё раз"))
+	e.fake.Push(tgfake.Message(strangerTG, "ru", "/status"))
+	e.fake.Push(tgfake.Message(strangerTG, "ru", "ещё раз"))
 	// An allowed user's message after them: handled in order, so once it
 	// is answered the stranger's were handled too.
 	got = sentOf(e.say(t, adminTG, "en", "hi", 1))
@@ -215,11 +216,11 @@ func TestEachTelegramUserHasAMessageRate(t *testing.T) {
 	e := start(t, `{"rate_per_minute":3}`, telegram.WithNow(telegram.Deps{Chat: c}, clock))
 	e.fake.WaitCalls(t, "getUpdates", 1)
 	for _, m := range []string{"one", "two", "three", "four", "five"} {
-		e.fake.Push(message(userTG, "ru", m))
+		e.fake.Push(tgfake.Message(userTG, "ru", m))
 	}
 	// Another user's answer shows the five have been handled (one
 	// handler, in order), and that the rate is per user.
-	e.fake.Push(message(adminTG, "en", "admin"))
+	e.fake.Push(tgfake.Message(adminTG, "en", "admin"))
 	got := sentOf(e.fake.WaitCalls(t, "sendMessage", 5))
 	var texts []string
 	for _, g := range got {

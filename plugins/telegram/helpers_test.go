@@ -166,19 +166,10 @@ func (e *env) retryWaits() []time.Duration {
 	return append([]time.Duration(nil), e.waits...)
 }
 
-// message is an update carrying a private text message from a user.
-func message(from int64, lang, text string) map[string]any {
-	return map[string]any{"message": map[string]any{
-		"message_id": 1, "date": 1700000000, "text": text,
-		"chat": map[string]any{"id": from, "type": "private"},
-		"from": map[string]any{"id": from, "is_bot": false, "first_name": "Ann", "language_code": lang},
-	}}
-}
-
 // groupMessage is an update carrying a text message from a user in a
 // group chat.
 func groupMessage(from, chat int64, lang, text string) map[string]any {
-	u := message(from, lang, text)
+	u := tgfake.Message(from, lang, text)
 	u["message"].(map[string]any)["chat"] = map[string]any{"id": chat, "type": "group", "title": "Film club"}
 	return u
 }
@@ -188,7 +179,7 @@ func groupMessage(from, chat int64, lang, text string) map[string]any {
 func (e *env) say(t *testing.T, from int64, lang, text string, n int) []tgfake.Call {
 	t.Helper()
 	before := len(e.fake.Calls("sendMessage"))
-	e.fake.Push(message(from, lang, text))
+	e.fake.Push(tgfake.Message(from, lang, text))
 	return e.fake.WaitCalls(t, "sendMessage", before+n)[before:]
 }
 

@@ -49,8 +49,8 @@ func TestAnAnswerIsRetriedOnlyWhenTelegramCertainlyDidNotTakeIt(t *testing.T) {
 	assert.Equal(t, []time.Duration{3 * time.Second}, e.retryWaits())
 
 	e.fake.Fail("sendMessage", http.StatusInternalServerError, 0)
-	e.fake.Push(message(userTG, "en", "/voice off"))
-	e.fake.Push(message(userTG, "en", "/notify on"))
+	e.fake.Push(tgfake.Message(userTG, "en", "/voice off"))
+	e.fake.Push(tgfake.Message(userTG, "en", "/notify on"))
 	calls := e.fake.WaitCalls(t, "sendMessage", 4)
 	assert.Equal(t, "Library notifications are for linked administrators only (/link).", calls[3].Fields["text"],
 		"the next message's answer: the one that got a 500 was not sent again")
@@ -86,7 +86,7 @@ func TestStopEndsPollingWithNothingLeftBehind(t *testing.T) {
 	require.NoError(t, e.bot.Stop(ctx))
 	goleak.VerifyNone(t, ignore)
 	polls := len(fake.Calls("getUpdates"))
-	fake.Push(message(userTG, "en", "are you there?"))
+	fake.Push(tgfake.Message(userTG, "en", "are you there?"))
 	e2 := len(fake.Calls("sendMessage"))
 	assert.Equal(t, 1, e2, "a stopped bot answers nothing")
 	assert.Equal(t, polls, len(fake.Calls("getUpdates")), "and polls no more")
@@ -270,8 +270,8 @@ func TestStopLetsTakenUpdatesFinishAndLosesNone(t *testing.T) {
 	c, entered, release := heldChat("first")
 	e := start(t, `{}`, telegram.Deps{Chat: c})
 	e.fake.WaitCalls(t, "getUpdates", 1)
-	e.fake.Push(message(userTG, "en", "first"))
-	e.fake.Push(message(userTG, "en", "second"))
+	e.fake.Push(tgfake.Message(userTG, "en", "first"))
+	e.fake.Push(tgfake.Message(userTG, "en", "second"))
 	<-entered
 	stopped := make(chan error, 1)
 	go func() {
@@ -298,7 +298,7 @@ func TestStartRefusesWhileTheLastRunIsStillEnding(t *testing.T) {
 	c, entered, release := heldChat("hang")
 	e := start(t, `{}`, telegram.Deps{Chat: c})
 	e.fake.WaitCalls(t, "getUpdates", 1)
-	e.fake.Push(message(userTG, "en", "hang"))
+	e.fake.Push(tgfake.Message(userTG, "en", "hang"))
 	<-entered
 	e.fake.WaitCalls(t, "getUpdates", 2) // the next poll confirmed the update the handler took
 	ctx, cancel := context.WithCancel(context.Background())

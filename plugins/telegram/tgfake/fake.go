@@ -80,6 +80,16 @@ func (s *Server) notify() {
 	s.changed = make(chan struct{})
 }
 
+// Message is an update carrying a private text message from Telegram user
+// from (whose language_code is lang), as Push and a webhook take it.
+func Message(from int64, lang, text string) map[string]any {
+	return map[string]any{"message": map[string]any{
+		"message_id": 1, "date": 1700000000, "text": text,
+		"chat": map[string]any{"id": from, "type": "private"},
+		"from": map[string]any{"id": from, "is_bot": false, "first_name": "Ann", "language_code": lang},
+	}}
+}
+
 // Push queues an update (the object without update_id, which the fake
 // numbers from 1) for getUpdates and returns its id.
 func (s *Server) Push(update map[string]any) int {
